@@ -1,0 +1,221 @@
+//! Assembling the bundle from the graph, its metrics and the per-file facts. Pure: no I/O, no clock.
+
+use std::collections::BTreeMap;
+
+use crate::graph::{GraphMetrics, ImportGraph, folder_index, folder_of};
+use crate::python::{FileFacts, Symbol, SymbolKind};
+
+use super::model::*;
+
+/// Everything a bundle is made of. `facts[i]` and `warnings[i]` belong to `graph.index.modules[i]`.
+pub struct BuildInput<'a> {
+    pub graph: &'a ImportGraph,
+    pub metrics: &'a GraphMetrics,
+    pub facts: &'a [&'a FileFacts],
+    pub warnings: &'a [Vec<String>],
+    pub commit: Option<&'a str>,
+    pub source: &'a str,
+    pub skipped_files: Vec<SkippedFile>,
+}
+
+pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
+    let graph = input.graph;
+    let metrics = input.metrics;
+    let modules = &graph.index.modules;
+
+    let mut imports: Vec<Vec<String>> = vec![Vec::new(); modules.len()];
+    let edges: Vec<BundleEdge> = graph
+        .edges
+        .iter()
+        .map(|edge| {
+            imports[edge.src].push(modules[edge.dst].id.clone());
+            BundleEdge {
+                src: modules[edge.src].id.clone(),
+                dst: modules[edge.dst].id.clone(),
+                kind: edge.form.as_str().to_string(),
+                type_checking: edge.type_checking,
+                conditional: edge.conditional,
+                local: edge.local,
+                line: edge.line,
+                names: edge.names.clone(),
+            }
+        })
+        .collect();
+
+    let mut nodes = BTreeMap::new();
+    for (index, module) in modules.iter().enumerate() {
+        let facts = input.facts[index];
+        let externals = &graph.externals[index];
+        let (exports, exports_source) = match &facts.dunder_all {
+            Some(names) => (names.clone(), "__all__"),
+            None => (facts.public_names.clone(), "public_names"),
+        };
+        let warnings = input.warnings[index].clone();
+        let node = Node {
+            id: module.id.clone(),
+            module: module.name.clone(),
+            folder: folder_of(&module.id).to_string(),
+            is_package: module.is_package,
+            docstring: facts.docstring.clone(),
+            imports: std::mem::take(&mut imports[index]),
+            imports_count: metrics.imports_count[index],
+            importers_count: metrics.importers_count[index],
+            direct_importers_count: metrics.direct_importers_count[index],
+            scc_size: metrics.scc_size[index],
+            scc_size_runtime: metrics.scc_size_runtime[index],
+            pagerank: round_to_millionths(metrics.pagerank[index]),
+            exports,
+            exports_source: exports_source.to_string(),
+            symbols: nest_symbols(&facts.symbols),
+            entry_points: facts
+                .entry_points
+                .iter()
+                .map(|entry| NodeEntryPoint {
+                    kind: entry.kind.as_str().to_string(),
+                    symbol: entry.symbol.clone(),
+                    line: entry.line,
+                    detail: entry.detail.clone(),
+                })
+                .collect(),
+            external_imports: ExternalImports {
+                stdlib: externals.stdlib.iter().cloned().collect(),
+                third_party: externals.third_party.iter().cloned().collect(),
+            },
+            unresolved_imports: externals.unresolved.iter().cloned().collect(),
+            n_lines: facts.n_lines,
+            parse_status: if warnings.is_empty() { "ok" } else { "partial" }.to_string(),
+            warnings,
+        };
+        nodes.insert(module.id.clone(), node);
+    }
+
+    let ids = |members: &Vec<usize>| {
+        members
+            .iter()
+            .map(|&m| modules[m].id.clone())
+            .collect::<Vec<_>>()
+    };
+    let mut cycles: Vec<Cycle> = metrics
+        .cycles
+        .iter()
+        .map(|members| Cycle {
+            edges: "all".to_string(),
+            size: members.len(),
+            members: ids(members),
+        })
+        .collect();
+    cycles.extend(metrics.cycles_runtime.iter().map(|members| Cycle {
+        edges: "runtime".to_string(),
+        size: members.len(),
+        members: ids(members),
+    }));
+
+    let folder_index: BTreeMap<String, Folder> = folder_index(graph)
+        .into_iter()
+        .map(|(name, entry)| {
+            let folder = Folder {
+                modules: entry.modules,
+                imports: entry.imports,
+                imported_by: entry.imported_by,
+                internal_edges: entry.internal_edges,
+            };
+            (name, folder)
+        })
+        .collect();
+
+    let counts = Counts {
+        modules: modules.len(),
+        edges: edges.len(),
+        type_checking_edges: graph.edges.iter().filter(|edge| edge.type_checking).count(),
+        cycles: metrics.cycles.len(),
+        cycles_runtime: metrics.cycles_runtime.len(),
+        largest_cycle: metrics.cycles.first().map_or(0, Vec::len),
+        largest_cycle_runtime: metrics.cycles_runtime.first().map_or(0, Vec::len),
+        folders: folder_index.len(),
+        symbols: input.facts.iter().map(|facts| facts.symbols.len()).sum(),
+        partial_files: input
+            .warnings
+            .iter()
+            .filter(|warnings| !warnings.is_empty())
+            .count(),
+        skipped_files: input.skipped_files.len(),
+    };
+
+    Bundle {
+        schema_version: BUNDLE_SCHEMA_VERSION.to_string(),
+        meta: BundleMeta {
+            generator: Generator {
+                name: "strata".to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+            },
+            language: "python".to_string(),
+            edge_direction: EDGE_DIRECTION.to_string(),
+            commit: input.commit.map(str::to_string),
+            source: input.source.to_string(),
+            source_roots: graph.index.source_roots.clone(),
+            conventions: conventions(),
+            skipped_files: input.skipped_files.clone(),
+        },
+        nodes,
+        edges,
+        cycles,
+        folder_index,
+        counts,
+    }
+}
+
+fn conventions() -> BTreeMap<String, String> {
+    [
+        ("from_import", "`from P import x` is an edge to P.x when P.x is a module, otherwise to P (grimp's convention)"),
+        ("plain_import", "`import a.b.c` is an edge to the longest prefix of a.b.c that is a module of the repository"),
+        ("importers_count", "modules that depend on this one directly or transitively, over all edges"),
+        ("scc_size_runtime", "strongly connected component size leaving out edges that exist only under `if TYPE_CHECKING:`"),
+        ("namespace_packages", "files in folders without __init__.py are modules too"),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key.to_string(), value.to_string()))
+    .collect()
+}
+
+/// Methods go under their class; nested classes' methods under the nested class's qualname.
+fn nest_symbols(symbols: &[Symbol]) -> Vec<NodeSymbol> {
+    let mut top_level: Vec<NodeSymbol> = Vec::new();
+    let mut class_positions: BTreeMap<&str, usize> = BTreeMap::new();
+    for symbol in symbols {
+        // Methods are listed under their class, so their own name suffices; a nested class keeps its
+        // qualname because it is listed at the top level.
+        let name = if symbol.kind == SymbolKind::Method {
+            &symbol.name
+        } else {
+            &symbol.qualname
+        };
+        let node_symbol = NodeSymbol {
+            name: name.clone(),
+            kind: symbol.kind.as_str().to_string(),
+            line_start: symbol.line_start,
+            line_end: symbol.line_end,
+            bases: symbol.bases.clone(),
+            decorators: symbol.decorators.clone(),
+            is_async: symbol.is_async,
+            methods: Vec::new(),
+        };
+        let owner = symbol.qualname.rsplit_once('.').map(|(owner, _)| owner);
+        match (
+            symbol.kind,
+            owner.and_then(|owner| class_positions.get(owner)),
+        ) {
+            (SymbolKind::Method, Some(&position)) => top_level[position].methods.push(node_symbol),
+            _ => {
+                if symbol.kind == SymbolKind::Class {
+                    class_positions.insert(&symbol.qualname, top_level.len());
+                }
+                top_level.push(node_symbol);
+            }
+        }
+    }
+    top_level
+}
+
+fn round_to_millionths(value: f64) -> f64 {
+    (value * 1e6).round() / 1e6
+}

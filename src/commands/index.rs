@@ -1,0 +1,158 @@
+//! `strata index`: run the pipeline and report on it (progress bar on a terminal, log groups and
+//! annotations in GitHub Actions, a JSON report with `--json`).
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
+use crate::cli::IndexArgs;
+use crate::config::IndexOptions;
+use crate::pipeline::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
+
+pub fn run_index_command(args: &IndexArgs) -> Result<()> {
+    let options = IndexOptions {
+        exclude: args.exclude.clone(),
+        source_roots: args.source_roots.clone(),
+        max_file_bytes: args.max_file_bytes,
+    };
+    let request = IndexRequest {
+        path: &args.path,
+        rev: &args.rev,
+        out_dir: &args.out,
+        options: &options,
+    };
+    let report = if in_github_actions() {
+        run_index(&request, &LogGroups)?
+    } else if !args.json && std::io::stderr().is_terminal() {
+        run_index(&request, &TerminalProgress::default())?
+    } else {
+        run_index(&request, &Silent)?
+    };
+    print_warnings(&report);
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut stdout, &report)?;
+        writeln!(stdout)?;
+    } else {
+        print_human_summary(&mut stdout, &report)?;
+    }
+    Ok(())
+}
+
+fn print_warnings(report: &IndexReport) {
+    let github = in_github_actions();
+    for (position, warning) in report.warnings.iter().enumerate() {
+        let location = match (&warning.path, warning.line) {
+            (Some(path), Some(line)) => format!("{path}:{line}: "),
+            (Some(path), None) => format!("{path}: "),
+            _ => String::new(),
+        };
+        if github && position < MAX_ANNOTATIONS {
+            let mut properties = Vec::new();
+            if let Some(path) = &warning.path {
+                properties.push(format!("file={}", escape_property(path)));
+            }
+            if let Some(line) = warning.line {
+                properties.push(format!("line={line}"));
+            }
+            eprintln!(
+                "::warning {}::{}",
+                properties.join(","),
+                escape_data(&warning.message)
+            );
+        } else {
+            eprintln!("warning: {location}{}", escape_data(&warning.message));
+        }
+    }
+}
+
+fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()> {
+    let commit = report
+        .commit
+        .as_deref()
+        .map_or("working tree".to_string(), |c| {
+            c[..c.len().min(12)].to_string()
+        });
+    writeln!(
+        out,
+        "indexed {commit}: {} modules, {} import edges, {} cycles (largest {}), {} warnings",
+        report.n_modules,
+        report.n_edges,
+        report.n_cycles,
+        report.largest_cycle,
+        report.warnings.len()
+    )?;
+    let timings: Vec<String> = report
+        .timings_ms
+        .iter()
+        .map(|(stage, ms)| format!("{stage} {ms} ms"))
+        .collect();
+    writeln!(out, "{}", timings.join(", "))?;
+    writeln!(
+        out,
+        "wrote {}/{{bundle.json,nodes.parquet,edges.parquet,symbols.parquet,graph.html,summary.md,manifest.json}}",
+        report.out_dir
+    )?;
+    Ok(())
+}
+
+/// A progress bar on stderr while files are parsed.
+#[derive(Default)]
+struct TerminalProgress {
+    bar: std::sync::Mutex<Option<ProgressBar>>,
+}
+
+impl IndexObserver for TerminalProgress {
+    fn stage_started(&self, stage: Stage, n_items: usize) {
+        let bar = if n_items > 0 {
+            let bar = ProgressBar::new(n_items as u64);
+            let style =
+                ProgressStyle::with_template("{prefix:>6} [{bar:30}] {pos}/{len} files {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        } else {
+            ProgressBar::new_spinner()
+        };
+        bar.set_prefix(stage.as_str());
+        if let Ok(mut slot) = self.bar.lock() {
+            *slot = Some(bar);
+        }
+    }
+
+    fn item_done(&self) {
+        if let Ok(slot) = self.bar.lock() {
+            if let Some(bar) = slot.as_ref() {
+                bar.inc(1);
+            }
+        }
+    }
+
+    fn stage_finished(&self, _stage: Stage) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+/// `::group::` / `::endgroup::` around each stage, so the Actions log folds neatly.
+struct LogGroups;
+
+impl IndexObserver for LogGroups {
+    fn stage_started(&self, stage: Stage, n_items: usize) {
+        let detail = if n_items > 0 {
+            format!(" ({n_items} files)")
+        } else {
+            String::new()
+        };
+        eprintln!("::group::strata {}{detail}", stage.as_str());
+    }
+
+    fn stage_finished(&self, _stage: Stage) {
+        eprintln!("::endgroup::");
+    }
+}

@@ -1,0 +1,106 @@
+//! Resolved settings: command-line flags (with their `STRATA_*` environment twins) merged with the
+//! repository's optional `strata.toml`, validated once. Flags win over the file; exclusions add up.
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+/// Files above this size are skipped with a warning unless configured otherwise (generated code, data).
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 2_000_000;
+
+/// The name of the optional configuration file at the repository root.
+pub const CONFIG_FILE_NAME: &str = "strata.toml";
+
+/// `strata.toml` as written in the repository.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileConfig {
+    #[serde(default)]
+    pub index: IndexFileConfig,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct IndexFileConfig {
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    #[serde(default)]
+    pub source_roots: Vec<String>,
+    pub max_file_bytes: Option<u64>,
+}
+
+impl FileConfig {
+    pub fn parse(text: &str) -> Result<FileConfig> {
+        toml::from_str(text).with_context(|| {
+            format!("invalid {CONFIG_FILE_NAME}; fix it or remove the offending key")
+        })
+    }
+}
+
+/// Index options as the user typed them on the command line (validated by clap only).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexOptions {
+    pub exclude: Vec<String>,
+    pub source_roots: Vec<String>,
+    pub max_file_bytes: Option<u64>,
+}
+
+/// What the index pipeline uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexSettings {
+    pub exclude: Vec<String>,
+    pub source_roots: Vec<String>,
+    pub max_file_bytes: u64,
+}
+
+impl IndexSettings {
+    pub fn resolve(options: &IndexOptions, file: &FileConfig) -> IndexSettings {
+        let mut exclude = file.index.exclude.clone();
+        exclude.extend(options.exclude.iter().cloned());
+        let source_roots = if options.source_roots.is_empty() {
+            file.index.source_roots.clone()
+        } else {
+            options.source_roots.clone()
+        };
+        let max_file_bytes = options
+            .max_file_bytes
+            .or(file.index.max_file_bytes)
+            .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+        IndexSettings {
+            exclude,
+            source_roots,
+            max_file_bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_win_and_exclusions_add_up() {
+        let file = FileConfig::parse(
+            "[index]\nexclude = [\"docs\"]\nsource-roots = [\"lib\"]\nmax-file-bytes = 10\n",
+        )
+        .unwrap();
+        let options = IndexOptions {
+            exclude: vec!["tests".into()],
+            source_roots: vec![],
+            max_file_bytes: Some(99),
+        };
+        let settings = IndexSettings::resolve(&options, &file);
+        assert_eq!(settings.exclude, ["docs", "tests"]);
+        assert_eq!(settings.source_roots, ["lib"]);
+        assert_eq!(settings.max_file_bytes, 99);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_with_the_file_name() {
+        let error = FileConfig::parse("[index]\nexlude = []\n").unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.contains("strata.toml") && message.contains("exlude"),
+            "{message}"
+        );
+    }
+}

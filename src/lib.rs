@@ -1,0 +1,18 @@
+//! strata keeps a structural index of a Python repository.
+//!
+//! The pipeline, in module order: `source` lists the files of a git commit (or a plain directory) with
+//! their blob ids; `python` parses each file once with tree-sitter into facts (imports, symbols, exports,
+//! entry points); `graph` resolves imports into an importer→imported graph and computes its metrics
+//! (cycles, transitive dependents, PageRank, folder index); `bundle` writes the on-disk contract
+//! (`bundle.json`, Parquet tables, `graph.html`, `summary.md`, `manifest.json`). `pipeline` runs these in
+//! order without printing; `commands` is the only layer that prints. `config` merges flags with
+//! `strata.toml`; `cli` is what clap parses.
+
+pub mod bundle;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod graph;
+pub mod pipeline;
+pub mod python;
+pub mod source;

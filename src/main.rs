@@ -1,0 +1,71 @@
+//! The `strata` binary: parse the command line, run the subcommand, map the outcome to an exit code.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use strata::cli::{Cli, Command};
+use strata::commands;
+
+/// Exit codes of every subcommand (the contract in DESIGN.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    Success = 0,
+    Failure = 1,
+    Usage = 2,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Success
+            } as u8);
+        }
+    };
+    let result = match &cli.command {
+        Command::Index(args) => commands::run_index_command(args),
+    };
+    ExitCode::from(exit_for(result) as u8)
+}
+
+fn exit_for(result: anyhow::Result<()>) -> Exit {
+    let Err(error) = result else {
+        return Exit::Success;
+    };
+    if is_broken_pipe(&error) {
+        return Exit::Success;
+    }
+    eprintln!("error: {error:#}");
+    Exit::Failure
+}
+
+/// `strata index --json | head` must not report an error when `head` stops reading.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_contract() {
+        assert_eq!(exit_for(Ok(())) as u8, 0);
+        assert_eq!(exit_for(Err(anyhow::anyhow!("boom"))) as u8, 1);
+        let pipe = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "closed");
+        assert_eq!(
+            exit_for(Err(anyhow::Error::new(pipe).context("writing"))) as u8,
+            0
+        );
+        assert_eq!(Exit::Usage as u8, 2);
+    }
+}

@@ -1,0 +1,133 @@
+//! Which files of a snapshot are Python modules to index: `.py` files outside excluded folders and under
+//! the size limit. Pure: paths in, paths out.
+
+use anyhow::{Context, Result};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use super::FileEntry;
+
+/// Folder names never indexed: virtualenvs, build output, caches, vendored JavaScript.
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
+    "__pycache__",
+    "venv",
+    "virtualenv",
+    "site-packages",
+    "node_modules",
+    "build",
+    "dist",
+    "htmlcov",
+];
+
+/// The exclusion rules: built-in folder names, hidden folders, and user globs.
+#[derive(Debug, Clone)]
+pub struct Exclusions {
+    globs: GlobSet,
+}
+
+impl Exclusions {
+    /// `patterns` are globs matched against repo-relative POSIX paths; `dir/` or `dir` also excludes
+    /// everything below that folder.
+    pub fn new(patterns: &[String]) -> Result<Exclusions> {
+        let mut builder = GlobSetBuilder::new();
+        for pattern in patterns {
+            let trimmed = pattern.trim_end_matches('/');
+            for candidate in [trimmed.to_string(), format!("{trimmed}/**")] {
+                let glob = Glob::new(&candidate)
+                    .with_context(|| format!("invalid exclude pattern {pattern:?}"))?;
+                builder.add(glob);
+            }
+        }
+        Ok(Exclusions {
+            globs: builder.build().context("cannot compile exclude patterns")?,
+        })
+    }
+
+    pub fn excludes(&self, path: &str) -> bool {
+        let mut folders = path.split('/').rev().skip(1);
+        let in_excluded_folder = folders.any(|folder| {
+            folder.starts_with('.')
+                || folder.ends_with(".egg-info")
+                || DEFAULT_EXCLUDED_DIRS.contains(&folder)
+        });
+        in_excluded_folder || self.globs.is_match(path)
+    }
+}
+
+/// A file that looked like a module but was not indexed, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+}
+
+/// The `.py` files to index, in path order, and the ones skipped for size.
+pub fn select_python_files(
+    files: &[FileEntry],
+    exclusions: &Exclusions,
+    max_file_bytes: u64,
+) -> (Vec<FileEntry>, Vec<Skipped>) {
+    let mut selected = Vec::new();
+    let mut skipped = Vec::new();
+    for file in files {
+        if !file.path.ends_with(".py") || exclusions.excludes(&file.path) {
+            continue;
+        }
+        if file.size > max_file_bytes {
+            skipped.push(Skipped {
+                path: file.path.clone(),
+                reason: format!("{} bytes is over the {max_file_bytes}-byte limit (raise max-file-bytes to index it)", file.size),
+            });
+            continue;
+        }
+        selected.push(file.clone());
+    }
+    (selected, skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str, size: u64) -> FileEntry {
+        FileEntry {
+            path: path.to_string(),
+            blob_id: "0".repeat(40),
+            size,
+        }
+    }
+
+    #[test]
+    fn built_in_folders_hidden_folders_and_globs_are_excluded() {
+        let exclusions =
+            Exclusions::new(&["docs".to_string(), "**/migrations/*.py".to_string()]).unwrap();
+        let files = [
+            entry("pkg/a.py", 10),
+            entry(".venv/lib/x.py", 10),
+            entry("venv/x.py", 10),
+            entry("pkg/__pycache__/a.py", 10),
+            entry("pkg.egg-info/x.py", 10),
+            entry("docs/conf.py", 10),
+            entry("app/migrations/0001.py", 10),
+            entry("pkg/readme.md", 10),
+            entry("pkg/big.py", 5_000),
+        ];
+        let (selected, skipped) = select_python_files(&files, &exclusions, 1_000);
+        let paths: Vec<&str> = selected.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["pkg/a.py"]);
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].path, "pkg/big.py");
+    }
+
+    #[test]
+    fn a_file_named_like_an_excluded_folder_is_kept() {
+        let exclusions = Exclusions::new(&[]).unwrap();
+        assert!(!exclusions.excludes("pkg/build.py"));
+        assert!(exclusions.excludes("build/pkg/a.py"));
+    }
+
+    #[test]
+    fn an_invalid_glob_is_a_clear_error() {
+        let error = Exclusions::new(&["a[".to_string()]).unwrap_err();
+        assert!(format!("{error:#}").contains("invalid exclude pattern"));
+    }
+}

@@ -44,3 +44,6 @@ pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&temporary, &final_path)
         .with_context(|| format!("cannot write {}", final_path.display()))
 }
+
+#[cfg(test)]
+mod schema_tests;

@@ -123,18 +123,18 @@ impl IndexObserver for TerminalProgress {
     }
 
     fn item_done(&self) {
-        if let Ok(slot) = self.bar.lock() {
-            if let Some(bar) = slot.as_ref() {
-                bar.inc(1);
-            }
+        if let Ok(slot) = self.bar.lock()
+            && let Some(bar) = slot.as_ref()
+        {
+            bar.inc(1);
         }
     }
 
     fn stage_finished(&self, _stage: Stage) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some(bar) = slot.take() {
-                bar.finish_and_clear();
-            }
+        if let Ok(mut slot) = self.bar.lock()
+            && let Some(bar) = slot.take()
+        {
+            bar.finish_and_clear();
         }
     }
 }

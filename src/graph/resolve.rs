@@ -92,7 +92,13 @@ pub fn resolve_module_imports(
                 names,
             } => {
                 let Some(base) = relative_base(index, src, *level, module) else {
-                    resolved.unresolved.insert(relative_text(*level, module));
+                    let prefix = relative_text(*level, module);
+                    let separator = if module.is_empty() { "" } else { "." };
+                    resolved.unresolved.extend(
+                        names
+                            .iter()
+                            .map(|name| format!("{prefix}{separator}{name}")),
+                    );
                     continue;
                 };
                 for name in names {
@@ -174,24 +180,26 @@ fn push_internal(
     }
 }
 
-/// The absolute dotted name a relative import starts from, or `None` when it climbs above the root.
+/// The absolute dotted name a relative import starts from, or `None` when it climbs above the top-level
+/// package (Python's "attempted relative import beyond top-level package").
 fn relative_base(index: &ModuleIndex, src: usize, level: u32, module: &str) -> Option<String> {
     let current = &index.modules[src];
     let mut package: &str = if current.is_package {
         &current.name
     } else {
-        current
-            .name
-            .rfind('.')
-            .map_or("", |dot| &current.name[..dot])
+        parent(&current.name)
     };
     for _ in 1..level {
-        if package.is_empty() {
-            return None;
-        }
-        package = package.rfind('.').map_or("", |dot| &package[..dot]);
+        package = parent(package);
+    }
+    if package.is_empty() {
+        return None;
     }
     Some(join(package, module))
+}
+
+fn parent(dotted: &str) -> &str {
+    dotted.rfind('.').map_or("", |dot| &dotted[..dot])
 }
 
 fn join(base: &str, name: &str) -> String {
@@ -285,7 +293,7 @@ mod tests {
         assert!(resolved.internal.is_empty());
         assert_eq!(
             resolved.unresolved.iter().collect::<Vec<_>>(),
-            ["....nowhere"]
+            ["....nowhere.x"]
         );
     }
 

@@ -14,3 +14,6 @@ pub use facts::{
     SymbolKind,
 };
 pub use parse::{ParsedFile, parse_python_file};
+
+#[cfg(test)]
+mod tests;

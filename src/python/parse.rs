@@ -322,7 +322,7 @@ impl Extractor<'_> {
                 _ => (SymbolKind::Function, name.clone()),
             };
             if scope.is_module_level() {
-                self.public_names.push(name.clone());
+                self.record_public_name(&name);
             }
             self.record_decorated_entry_points(&decorators, &qualname, node);
             self.facts.symbols.push(Symbol {
@@ -364,7 +364,7 @@ impl Extractor<'_> {
         };
         if !scope.in_function {
             if scope.is_module_level() {
-                self.public_names.push(name.clone());
+                self.record_public_name(&name);
             }
             self.record_decorated_entry_points(&decorators, &qualname, node);
             self.facts.symbols.push(Symbol {
@@ -453,10 +453,10 @@ impl Extractor<'_> {
                 let callee = expression
                     .child_by_field_name("function")
                     .map(|f| node_text(f, self.source));
-                if matches!(callee, Some("__all__.extend" | "__all__.append")) {
-                    if let Some(arguments) = expression.child_by_field_name("arguments") {
-                        self.record_dunder_all(arguments, true);
-                    }
+                if matches!(callee, Some("__all__.extend" | "__all__.append"))
+                    && let Some(arguments) = expression.child_by_field_name("arguments")
+                {
+                    self.record_dunder_all(arguments, true);
                 }
             }
             _ => {}
@@ -472,14 +472,15 @@ impl Extractor<'_> {
         }
     }
 
+    fn record_public_name(&mut self, name: &str) {
+        if !name.starts_with('_') {
+            self.public_names.push(name.to_string());
+        }
+    }
+
     fn record_assigned_names(&mut self, target: Node<'_>) {
         match target.kind() {
-            "identifier" => {
-                let name = node_text(target, self.source);
-                if !name.starts_with('_') {
-                    self.public_names.push(name.to_string());
-                }
-            }
+            "identifier" => self.record_public_name(node_text(target, self.source)),
             "pattern_list" | "tuple_pattern" | "list_pattern" => {
                 let mut cursor = target.walk();
                 for element in target.named_children(&mut cursor) {

@@ -40,7 +40,8 @@ impl SnapshotKind {
 
 /// An opened source of files at one point in time.
 pub enum Snapshot {
-    Git(git::GitSnapshot),
+    // Boxed: gix's repository handle is large and a snapshot is made once per run.
+    Git(Box<git::GitSnapshot>),
     Worktree(worktree::WorktreeSnapshot),
 }
 
@@ -49,7 +50,7 @@ impl Snapshot {
     /// or the directory itself when it is not inside a git repository.
     pub fn open(path: &Path, rev: &str) -> Result<Snapshot> {
         match git::GitSnapshot::open(path, rev)? {
-            Some(snapshot) => Ok(Snapshot::Git(snapshot)),
+            Some(snapshot) => Ok(Snapshot::Git(Box::new(snapshot))),
             None => Ok(Snapshot::Worktree(worktree::WorktreeSnapshot::open(path)?)),
         }
     }

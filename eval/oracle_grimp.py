@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Oracle check: compare strata's import edges for one package with grimp's.
+
+grimp (https://github.com/python-grimp/grimp) is the reference import-graph
+builder used by import-linter.  strata follows grimp's edge convention:
+
+  * ``from P import x``  -> edge to ``P.x`` when that is a module, else to ``P``;
+  * ``import a.b.c``     -> edge to the longest prefix of ``a.b.c`` that is a module;
+  * relative imports are resolved against the importing module's package;
+  * imports under ``if TYPE_CHECKING:``, inside functions and in try/except
+    blocks are all edges.
+
+So for the modules of one package the two edge sets should be the same.  This
+script runs ``strata index`` on a source tree (or reads an existing
+``bundle.json``), builds grimp's graph of the same package from the same tree,
+and compares the (importer, imported) pairs, both as dotted module names.
+
+Every difference is put into a category (see ``CATEGORIES``) with the source
+line that produced it, so a reader can judge which side is right.  Categories
+that are documented, intended differences (e.g. strata treats files in folders
+without ``__init__.py`` as modules, grimp ignores them) are "explained"; the
+exit code is non-zero when the agreement *excluding explained differences*
+falls below ``--threshold`` percent (default 99).
+
+It also cross-checks three edge/node attributes on the common edges and modules:
+  * ``line``          - strata keeps the first line importing the module; this
+                        must be the smallest line grimp reports for that pair;
+  * ``type_checking`` - strata's flag must be true exactly when grimp built with
+                        ``exclude_type_checking_imports=True`` drops the pair;
+  * external imports  - strata's per-module ``external_imports`` (stdlib plus
+                        third-party top-level names) must equal grimp's external
+                        (squashed) imports for that module.
+These are reported (text and JSON) but do not change the exit code.
+
+Example:
+  python3 eval/oracle_grimp.py --root /work/corpus/flask-3.1.2 --package flask \\
+      --source-dir src --strata /tmp/strata-oracle-bin
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+import grimp
+
+# key -> (explained?, one-line explanation).  "Explained" means the difference is
+# an intended, documented convention difference, not a bug on either side.
+CATEGORIES: dict[str, tuple[bool, str]] = {
+    "namespace": (
+        True,
+        "An end of the edge lives in a folder without __init__.py (an implicit "
+        "namespace sub-package such as flask/sansio/); strata indexes such files "
+        "as modules by design, grimp only walks regular packages and never sees them.",
+    ),
+    "strata-skipped-file": (
+        True,
+        "strata skipped the importing/imported file (too large or excluded, listed "
+        "in bundle meta.skipped_files), so it has no node for it.",
+    ),
+    "unknown-to-grimp": (
+        False,
+        "strata has a module grimp does not, and not because of a namespace folder.",
+    ),
+    "unknown-to-strata": (
+        False,
+        "grimp has a module strata does not index (and strata did not report skipping it).",
+    ),
+    "strata-partial-parse": (
+        False,
+        "strata only partly parsed the importer (parse_status != ok) while Python "
+        "parsed it fine; the import was lost in error recovery.",
+    ),
+    "strata-extra": (
+        False,
+        "Both modules are known to both tools, but only strata resolves an import "
+        "between them: a strata resolver/parser bug or a grimp miss; read the line.",
+    ),
+    "strata-missing": (
+        False,
+        "Both modules are known to both tools, but only grimp finds an import between "
+        "them: strata failed to see or resolve this statement; read the line.",
+    ),
+}
+
+
+@dataclass
+class StrataView:
+    """The part of strata's bundle that concerns one package, by dotted name."""
+
+    root: str
+    modules: dict[str, dict]  # dotted name -> node
+    edges: dict[tuple[str, str], dict]  # (importer, imported) -> edge
+    skipped: set[str] = field(default_factory=set)  # repo-relative paths
+
+
+def in_package(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def run_strata(strata: str, root: str, out_dir: str) -> str:
+    """Index `root` with strata into `out_dir`; returns the bundle.json path."""
+    cmd = [strata, "index", root, "--out", out_dir, "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"strata failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr}")
+    return os.path.join(out_dir, "bundle.json")
+
+
+def load_strata(bundle_path: str, root: str, package: str) -> StrataView:
+    with open(bundle_path, encoding="utf-8") as f:
+        bundle = json.load(f)
+    nodes = bundle["nodes"]
+    modules = {n["module"]: n for n in nodes.values() if in_package(n["module"], package)}
+    edges = {}
+    for e in bundle["edges"]:
+        pair = (nodes[e["src"]]["module"], nodes[e["dst"]]["module"])
+        if in_package(pair[0], package) and in_package(pair[1], package):
+            edges[pair] = e
+    skipped = {s["path"] for s in bundle["meta"].get("skipped_files", [])}
+    return StrataView(root=root, modules=modules, edges=edges, skipped=skipped)
+
+
+def build_grimp(package: str, source_dir: str, exclude_type_checking: bool = False,
+                external: bool = False):
+    """grimp's graph of `package`, imported from `source_dir` (first on sys.path)."""
+    source_dir = os.path.abspath(source_dir)
+    if sys.path[0] != source_dir:
+        sys.path.insert(0, source_dir)
+    origin = importlib.util.find_spec(package).origin or ""
+    if not os.path.abspath(origin).startswith(source_dir + os.sep):
+        sys.exit(f"grimp would read {package} from {origin}, not from {source_dir}")
+    return grimp.build_graph(
+        package,
+        include_external_packages=external,
+        exclude_type_checking_imports=exclude_type_checking,
+        cache_dir=None,
+    )
+
+
+def grimp_edges(graph) -> set[tuple[str, str]]:
+    return {(m, d) for m in graph.modules for d in graph.find_modules_directly_imported_by(m)}
+
+
+def is_in_namespace_folder(root: str, node: dict) -> bool:
+    """True when a folder between the module's file and its top package lacks __init__.py."""
+    path = os.path.join(root, node["id"])
+    levels = node["module"].count(".") + (1 if node["is_package"] else 0)
+    folder = os.path.dirname(path)
+    for _ in range(levels):
+        if not os.path.exists(os.path.join(folder, "__init__.py")):
+            return True
+        folder = os.path.dirname(folder)
+    return False
+
+
+def classify(pair, only_in: str, sv: StrataView, graph) -> str:
+    """Category key (see CATEGORIES) for an edge found by one side only."""
+    for name in pair:
+        if name not in graph.modules:
+            node = sv.modules[name]
+            return "namespace" if is_in_namespace_folder(sv.root, node) else "unknown-to-grimp"
+        if name not in sv.modules:
+            guess = name.replace(".", "/")
+            if any(s.endswith(guess + ".py") or s.endswith(guess + "/__init__.py") for s in sv.skipped):
+                return "strata-skipped-file"
+            return "unknown-to-strata"
+    if only_in == "strata":
+        return "strata-extra"
+    if sv.modules[pair[0]].get("parse_status", "ok") != "ok":
+        return "strata-partial-parse"
+    return "strata-missing"
+
+
+def source_line(root: str, rel_path: str, line: int) -> str:
+    with open(os.path.join(root, rel_path), encoding="utf-8", errors="replace") as f:
+        for number, text in enumerate(f, start=1):
+            if number == line:
+                return text.strip()
+    return "<line not found>"
+
+
+def evidence(pair, only_in: str, sv: StrataView, graph) -> list[dict]:
+    """Where each side found the import: [{file, line, text}]."""
+    if only_in == "strata":
+        e = sv.edges[pair]
+        return [{"file": e["src"], "line": e["line"], "text": source_line(sv.root, e["src"], e["line"]),
+                 "type_checking": e["type_checking"], "names": e["names"]}]
+    details = graph.get_import_details(importer=pair[0], imported=pair[1])
+    file = sv.modules[pair[0]]["id"] if pair[0] in sv.modules else pair[0]
+    return [{"file": file, "line": d["line_number"], "text": d["line_contents"]} for d in details]
+
+
+def attribute_checks(sv: StrataView, graph, runtime_graph, external_graph, package: str) -> dict:
+    """Line, type_checking and external-import mismatches on what both sides share."""
+    bad_line, bad_tc, bad_ext = [], [], []
+    shared, runtime = grimp_edges(graph), grimp_edges(runtime_graph)
+    for pair, e in sorted(sv.edges.items()):
+        if pair not in shared:
+            continue
+        lines = sorted(d["line_number"] for d in graph.get_import_details(importer=pair[0], imported=pair[1]))
+        if e["line"] != lines[0]:
+            bad_line.append({"edge": list(pair), "strata": e["line"], "grimp": lines})
+        grimp_tc = pair not in runtime
+        if grimp_tc != e["type_checking"]:
+            bad_tc.append({"edge": list(pair), "strata": e["type_checking"], "grimp": grimp_tc, "grimp_lines": lines})
+    for name, node in sorted(sv.modules.items()):
+        if name not in external_graph.modules:
+            continue
+        theirs = {m for m in external_graph.find_modules_directly_imported_by(name) if not in_package(m, package)}
+        ours = set(node["external_imports"]["stdlib"]) | set(node["external_imports"]["third_party"])
+        if theirs != ours:
+            bad_ext.append({"module": name, "only_strata": sorted(ours - theirs), "only_grimp": sorted(theirs - ours)})
+    return {"line": bad_line, "type_checking": bad_tc, "external_imports": bad_ext}
+
+
+def compare(sv: StrataView, graph) -> dict:
+    ours, theirs = set(sv.edges), grimp_edges(graph)
+    both, union = ours & theirs, ours | theirs
+    diffs = []
+    for only_in, pairs in (("strata", ours - theirs), ("grimp", theirs - ours)):
+        for pair in sorted(pairs):
+            diffs.append({"edge": list(pair), "only_in": only_in,
+                          "category": classify(pair, only_in, sv, graph),
+                          "evidence": evidence(pair, only_in, sv, graph)})
+    explained = sum(1 for d in diffs if CATEGORIES[d["category"]][0])
+    pct = lambda num, den: round(100.0 * num / den, 3) if den else 100.0
+    return {
+        "strata_modules": len(sv.modules),
+        "grimp_modules": len(graph.modules),
+        "strata_edges": len(ours),
+        "grimp_edges": len(theirs),
+        "intersection": len(both),
+        "union": len(union),
+        "agreement_pct": pct(len(both), len(union)),
+        "grimp_recall_pct": pct(len(both), len(theirs)),
+        "explained_differences": explained,
+        "agreement_excluding_explained_pct": pct(len(both), len(union) - explained),
+        "differences": diffs,
+    }
+
+
+def print_report(summary: dict) -> None:
+    s = summary
+    print(f"package {s['package']}  (root {s['root']})")
+    print(f"modules: strata {s['strata_modules']}, grimp {s['grimp_modules']}")
+    print(f"edges:   strata {s['strata_edges']}, grimp {s['grimp_edges']}, "
+          f"both {s['intersection']}, union {s['union']}")
+    print(f"agreement {s['agreement_pct']}% (|both|/|union|), grimp recall {s['grimp_recall_pct']}%, "
+          f"excluding explained {s['agreement_excluding_explained_pct']}%")
+    by_category: dict[str, list] = {}
+    for d in s["differences"]:
+        by_category.setdefault(d["category"], []).append(d)
+    for key, diffs in by_category.items():
+        explained, why = CATEGORIES[key]
+        print(f"\n[{key}] {len(diffs)} edge(s), {'explained' if explained else 'UNEXPLAINED'}: {why}")
+        for d in diffs:
+            print(f"  only in {d['only_in']:6} {d['edge'][0]} -> {d['edge'][1]}")
+            for ev in d["evidence"]:
+                print(f"      {ev['file']}:{ev['line']}: {ev['text']}")
+    print("\nattribute checks on shared edges/modules:")
+    for key, bad in s["attribute_mismatches"].items():
+        print(f"  {key}: {len(bad)} mismatch(es)")
+        for item in bad:
+            print(f"      {json.dumps(item)}")
+    print(f"\nresult: {'OK' if s['ok'] else 'FAIL'} (threshold {s['threshold_pct']}%)")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--root", required=True, help="source tree to index (e.g. an unpacked sdist)")
+    p.add_argument("--package", required=True, help="top-level package to compare, e.g. flask")
+    p.add_argument("--source-dir", default=".", help="dir under --root to put on sys.path for grimp")
+    p.add_argument("--strata", default="/tmp/strata-oracle-bin", help="strata binary")
+    p.add_argument("--bundle", help="existing bundle.json to read instead of running strata")
+    p.add_argument("--threshold", type=float, default=99.0, help="min agreement %% excluding explained")
+    p.add_argument("--json", action="store_true", help="print a JSON summary instead of the text report")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    root = os.path.abspath(args.root)
+    with tempfile.TemporaryDirectory(prefix="strata-oracle-") as tmp:
+        bundle = args.bundle or run_strata(args.strata, root, tmp)
+        sv = load_strata(bundle, root, args.package)
+    source_dir = os.path.join(root, args.source_dir)
+    graph = build_grimp(args.package, source_dir)
+    runtime_graph = build_grimp(args.package, source_dir, exclude_type_checking=True)
+    external_graph = build_grimp(args.package, source_dir, external=True)
+    summary = {"package": args.package, "root": root, **compare(sv, graph)}
+    summary["attribute_mismatches"] = attribute_checks(sv, graph, runtime_graph, external_graph, args.package)
+    summary["threshold_pct"] = args.threshold
+    summary["ok"] = summary["agreement_excluding_explained_pct"] >= args.threshold
+    if args.json:
+        json.dump(summary, sys.stdout, indent=2)
+        print()
+    else:
+        print_report(summary)
+    return 0 if summary["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+//! Test support: fixture repositories in temporary directories, running `strata`, reading its output.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/repos");
+
+/// A repository in a temporary directory.
+pub struct Repo {
+    dir: TempDir,
+}
+
+impl Repo {
+    /// The fixture's files in a plain directory (not a git repository).
+    pub fn plain(fixture: &str) -> Repo {
+        let dir = TempDir::new().unwrap();
+        copy_tree(&Path::new(FIXTURES).join(fixture), dir.path());
+        Repo { dir }
+    }
+
+    /// The fixture's files committed to a fresh git repository.
+    pub fn git(fixture: &str) -> Repo {
+        let repo = Repo::plain(fixture);
+        repo.run_git(&["init", "-q", "-b", "main"]);
+        repo.commit_all("fixture");
+        repo
+    }
+
+    /// An empty git repository with no commits.
+    pub fn empty_git() -> Repo {
+        let repo = Repo {
+            dir: TempDir::new().unwrap(),
+        };
+        repo.run_git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, relative: &str, content: &str) {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    pub fn commit_all(&self, message: &str) {
+        self.run_git(&["add", "-A"]);
+        self.run_git(&["commit", "-q", "--allow-empty", "-m", message]);
+    }
+
+    pub fn run_git(&self, args: &[&str]) -> String {
+        let output = Command::new("git")
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "core.autocrlf=false",
+                "-c",
+                "core.symlinks=true",
+            ])
+            .args(args)
+            .current_dir(self.path())
+            .env("GIT_AUTHOR_NAME", "fixture")
+            .env("GIT_AUTHOR_EMAIL", "fixture@example.invalid")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_NAME", "fixture")
+            .env("GIT_COMMITTER_EMAIL", "fixture@example.invalid")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.path())
+            .output()
+            .expect("git runs");
+        assert!(
+            output.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in
+        std::fs::read_dir(from).unwrap_or_else(|e| panic!("fixture {}: {e}", from.display()))
+    {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Runs the binary with a clean environment for the variables strata reads.
+pub fn strata(args: &[&str]) -> Output {
+    strata_with_env(args, &[])
+}
+
+pub fn strata_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_strata"));
+    command.args(args);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("STRATA_") || name.starts_with("GITHUB_") {
+            command.env_remove(name);
+        }
+    }
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().expect("strata runs")
+}
+
+/// The result of a successful `strata index --json`.
+pub struct Index {
+    _temporary: TempDir,
+    pub dir: PathBuf,
+    pub report: Value,
+    pub bundle: Value,
+    pub stderr: String,
+}
+
+impl Index {
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.file(name)).unwrap()
+    }
+
+    /// Edges as `src -> dst` strings, sorted.
+    pub fn edges(&self) -> BTreeSet<String> {
+        self.bundle["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|edge| {
+                format!(
+                    "{} -> {}",
+                    edge["src"].as_str().unwrap(),
+                    edge["dst"].as_str().unwrap()
+                )
+            })
+            .collect()
+    }
+
+    pub fn edge(&self, src: &str, dst: &str) -> &Value {
+        self.bundle["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|edge| edge["src"] == src && edge["dst"] == dst)
+            .unwrap_or_else(|| panic!("no edge {src} -> {dst}; edges: {:?}", self.edges()))
+    }
+
+    pub fn node(&self, id: &str) -> &Value {
+        let node = &self.bundle["nodes"][id];
+        assert!(node.is_object(), "no node {id}");
+        node
+    }
+}
+
+pub fn index(path: &Path, extra_args: &[&str]) -> Index {
+    index_with_env(path, extra_args, &[])
+}
+
+pub fn index_with_env(path: &Path, extra_args: &[&str], env: &[(&str, &str)]) -> Index {
+    let out = TempDir::new().unwrap();
+    let out_dir = out.path().join("index");
+    let mut args = vec![
+        "index",
+        path.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra_args);
+    let output = strata_with_env(&args, env);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "strata index failed: {stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
+    let bundle: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("bundle.json")).unwrap()).unwrap();
+    Index {
+        _temporary: out,
+        dir: out_dir,
+        report,
+        bundle,
+        stderr,
+    }
+}

@@ -64,6 +64,18 @@ CATEGORIES: dict[str, tuple[bool, str]] = {
         "strata skipped the importing/imported file (too large or excluded, listed "
         "in bundle meta.skipped_files), so it has no node for it.",
     ),
+    "self-import": (
+        True,
+        "The module imports itself (`import pkg` in pkg/__init__.py, `from . import a` in "
+        "a.py); grimp keeps the self-loop, strata drops self-edges on purpose "
+        "(src/graph/resolve.rs), as they carry no dependency.",
+    ),
+    "dotted-folder": (
+        False,
+        "A folder on the module's path has a '.' in its name (e.g. `dot.ted/`), so the file "
+        "is not importable; grimp skips it, strata names it as if the dot were a package "
+        "separator (strata bug: bogus module names that imports can resolve to).",
+    ),
     "unknown-to-grimp": (
         False,
         "strata has a module grimp does not, and not because of a namespace folder.",
@@ -160,22 +172,49 @@ def is_in_namespace_folder(root: str, node: dict) -> bool:
     return False
 
 
+def has_dotted_folder(node: dict) -> bool:
+    """True when a folder of the module's path has a '.' in its name (`a/b.c/d.py`)."""
+    stem = node["id"].removesuffix(".py").removesuffix("/__init__")
+    folders = stem.split("/")[-(node["module"].count(".") + 1):]
+    return any("." in f for f in folders) or len(stem.split("/")) < node["module"].count(".") + 1
+
+
+def module_category(name: str, sv: StrataView, graph) -> str | None:
+    """Why one side lacks module `name` (None when both have it)."""
+    if name not in graph.modules:
+        node = sv.modules[name]
+        if has_dotted_folder(node):
+            return "dotted-folder"
+        return "namespace" if is_in_namespace_folder(sv.root, node) else "unknown-to-grimp"
+    if name not in sv.modules:
+        guess = name.replace(".", "/")
+        if any(s.endswith(guess + ".py") or s.endswith(guess + "/__init__.py") for s in sv.skipped):
+            return "strata-skipped-file"
+        return "unknown-to-strata"
+    return None
+
+
 def classify(pair, only_in: str, sv: StrataView, graph) -> str:
     """Category key (see CATEGORIES) for an edge found by one side only."""
+    if pair[0] == pair[1]:
+        return "self-import"
     for name in pair:
-        if name not in graph.modules:
-            node = sv.modules[name]
-            return "namespace" if is_in_namespace_folder(sv.root, node) else "unknown-to-grimp"
-        if name not in sv.modules:
-            guess = name.replace(".", "/")
-            if any(s.endswith(guess + ".py") or s.endswith(guess + "/__init__.py") for s in sv.skipped):
-                return "strata-skipped-file"
-            return "unknown-to-strata"
+        category = module_category(name, sv, graph)
+        if category:
+            return category
     if only_in == "strata":
         return "strata-extra"
     if sv.modules[pair[0]].get("parse_status", "ok") != "ok":
         return "strata-partial-parse"
     return "strata-missing"
+
+
+def module_differences(sv: StrataView, graph) -> dict[str, list[str]]:
+    """Modules only one side has, grouped by category."""
+    groups: dict[str, list[str]] = {}
+    for name in sorted(set(sv.modules) ^ set(graph.modules)):
+        groups.setdefault(module_category(name, sv, graph), []).append(name)
+    return groups
 
 
 def source_line(root: str, rel_path: str, line: int) -> str:
@@ -242,6 +281,7 @@ def compare(sv: StrataView, graph) -> dict:
         "grimp_recall_pct": pct(len(both), len(theirs)),
         "explained_differences": explained,
         "agreement_excluding_explained_pct": pct(len(both), len(union) - explained),
+        "module_differences": module_differences(sv, graph),
         "differences": diffs,
     }
 
@@ -254,6 +294,9 @@ def print_report(summary: dict) -> None:
           f"both {s['intersection']}, union {s['union']}")
     print(f"agreement {s['agreement_pct']}% (|both|/|union|), grimp recall {s['grimp_recall_pct']}%, "
           f"excluding explained {s['agreement_excluding_explained_pct']}%")
+    for key, names in s["module_differences"].items():
+        print(f"modules only in {'grimp' if key in ('strata-skipped-file', 'unknown-to-strata') else 'strata'}"
+              f" [{key}]: {len(names)}: {', '.join(names)}")
     by_category: dict[str, list] = {}
     for d in s["differences"]:
         by_category.setdefault(d["category"], []).append(d)

@@ -43,6 +43,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,9 @@ class StrataView:
     modules: dict[str, dict]  # dotted name -> node
     edges: dict[tuple[str, str], dict]  # (importer, imported) -> edge
     skipped: set[str] = field(default_factory=set)  # repo-relative paths
+    # importer -> top-level names of repo modules outside the package it imports
+    # (internal to strata, external to grimp's graph of the package)
+    outside: dict[str, set[str]] = field(default_factory=dict)
 
 
 def in_package(name: str, package: str) -> bool:
@@ -130,13 +134,15 @@ def load_strata(bundle_path: str, root: str, package: str) -> StrataView:
         bundle = json.load(f)
     nodes = bundle["nodes"]
     modules = {n["module"]: n for n in nodes.values() if in_package(n["module"], package)}
-    edges = {}
+    edges, outside = {}, {}
     for e in bundle["edges"]:
         pair = (nodes[e["src"]]["module"], nodes[e["dst"]]["module"])
         if in_package(pair[0], package) and in_package(pair[1], package):
             edges[pair] = e
+        elif in_package(pair[0], package):
+            outside.setdefault(pair[0], set()).add(pair[1].split(".")[0])
     skipped = {s["path"] for s in bundle["meta"].get("skipped_files", [])}
-    return StrataView(root=root, modules=modules, edges=edges, skipped=skipped)
+    return StrataView(root=root, modules=modules, edges=edges, skipped=skipped, outside=outside)
 
 
 def build_grimp(package: str, source_dir: str, exclude_type_checking: bool = False,
@@ -176,7 +182,7 @@ def has_dotted_folder(node: dict) -> bool:
     """True when a folder of the module's path has a '.' in its name (`a/b.c/d.py`)."""
     stem = node["id"].removesuffix(".py").removesuffix("/__init__")
     folders = stem.split("/")[-(node["module"].count(".") + 1):]
-    return any("." in f for f in folders) or len(stem.split("/")) < node["module"].count(".") + 1
+    return any("." in folder for folder in folders)
 
 
 def module_category(name: str, sv: StrataView, graph) -> str | None:
@@ -217,6 +223,29 @@ def module_differences(sv: StrataView, graph) -> dict[str, list[str]]:
     return groups
 
 
+def namespace_check(sv: StrataView, source_dir: str, package: str, namespace_modules: list[str]) -> dict:
+    """Let grimp judge strata's namespace-package edges too.
+
+    Copies the package, adds an empty __init__.py to each folder that lacks one
+    (which does not change what any import statement refers to), builds grimp's
+    graph of the copy and compares the edges that touch a namespace module.
+    """
+    if not namespace_modules:
+        return {"namespace_modules": 0, "edges_both": 0, "only_strata": [], "only_grimp": []}
+    with tempfile.TemporaryDirectory(prefix="strata-oracle-ns-") as tmp:
+        shutil.copytree(os.path.join(source_dir, package), os.path.join(tmp, package))
+        for dirpath, _, files in os.walk(os.path.join(tmp, package)):
+            if any(f.endswith(".py") for f in files) and "__init__.py" not in files:
+                open(os.path.join(dirpath, "__init__.py"), "w").close()
+        filled = build_grimp(package, tmp)
+        sys.path.remove(os.path.abspath(tmp))
+    touches = lambda pair: pair[0] in namespace_modules or pair[1] in namespace_modules
+    ours = {p for p in sv.edges if touches(p)}
+    theirs = {p for p in grimp_edges(filled) if touches(p) and p[0] != p[1]}
+    return {"namespace_modules": len(namespace_modules), "edges_both": len(ours & theirs),
+            "only_strata": sorted(map(list, ours - theirs)), "only_grimp": sorted(map(list, theirs - ours))}
+
+
 def source_line(root: str, rel_path: str, line: int) -> str:
     with open(os.path.join(root, rel_path), encoding="utf-8", errors="replace") as f:
         for number, text in enumerate(f, start=1):
@@ -253,7 +282,8 @@ def attribute_checks(sv: StrataView, graph, runtime_graph, external_graph, packa
         if name not in external_graph.modules:
             continue
         theirs = {m for m in external_graph.find_modules_directly_imported_by(name) if not in_package(m, package)}
-        ours = set(node["external_imports"]["stdlib"]) | set(node["external_imports"]["third_party"])
+        ext = node["external_imports"]
+        ours = set(ext["stdlib"]) | set(ext["third_party"]) | sv.outside.get(name, set())
         if theirs != ours:
             bad_ext.append({"module": name, "only_strata": sorted(ours - theirs), "only_grimp": sorted(theirs - ours)})
     return {"line": bad_line, "type_checking": bad_tc, "external_imports": bad_ext}
@@ -307,6 +337,13 @@ def print_report(summary: dict) -> None:
             print(f"  only in {d['only_in']:6} {d['edge'][0]} -> {d['edge'][1]}")
             for ev in d["evidence"]:
                 print(f"      {ev['file']}:{ev['line']}: {ev['text']}")
+    ns = s["namespace_check"]
+    print(f"\nnamespace check (grimp on a copy with __init__.py added, {ns['namespace_modules']} "
+          f"namespace modules): {ns['edges_both']} edges agree, "
+          f"{len(ns['only_strata'])} only in strata, {len(ns['only_grimp'])} only in grimp")
+    for only_in in ("only_strata", "only_grimp"):
+        for pair in ns[only_in]:
+            print(f"      {only_in}: {pair[0]} -> {pair[1]}")
     print("\nattribute checks on shared edges/modules:")
     for key, bad in s["attribute_mismatches"].items():
         print(f"  {key}: {len(bad)} mismatch(es)")
@@ -338,6 +375,8 @@ def main(argv=None) -> int:
     runtime_graph = build_grimp(args.package, source_dir, exclude_type_checking=True)
     external_graph = build_grimp(args.package, source_dir, external=True)
     summary = {"package": args.package, "root": root, **compare(sv, graph)}
+    namespace_modules = summary["module_differences"].get("namespace", [])
+    summary["namespace_check"] = namespace_check(sv, source_dir, args.package, namespace_modules)
     summary["attribute_mismatches"] = attribute_checks(sv, graph, runtime_graph, external_graph, args.package)
     summary["threshold_pct"] = args.threshold
     summary["ok"] = summary["agreement_excluding_explained_pct"] >= args.threshold

@@ -42,7 +42,8 @@ pub fn render_graph_html(bundle: &Bundle) -> Result<String> {
             ]))
         })
         .collect();
-    let data = json!({ "commit": bundle.meta.commit, "nodes": nodes, "edges": edges });
+    let data =
+        json!({ "commit": bundle.meta.commit, "groups": groups, "nodes": nodes, "edges": edges });
     // `</` inside a script element would end it early; `<\/` means the same to JSON.parse.
     let data_text = serde_json::to_string(&data)?.replace("</", "<\\/");
     Ok(TEMPLATE

@@ -14,6 +14,9 @@ pub struct ModuleFile {
     /// Dotted module name (`pkg.sub` for `pkg/sub/__init__.py`).
     pub name: String,
     pub is_package: bool,
+    /// False when a folder or the file name holds a `.` (`build/lib.linux-x86_64/`, `v1.2/`): Python cannot
+    /// import such a path, so the module is a node but no import resolves to it.
+    pub importable: bool,
 }
 
 /// All modules, sorted by id, with lookups by dotted name.
@@ -53,6 +56,9 @@ impl ModuleIndex {
         order.sort_by_key(|&index| (!modules[index].is_package, index));
         for index in order {
             let module = &modules[index];
+            if !module.importable {
+                continue;
+            }
             if let Some(&existing) = by_name.get(&module.name) {
                 let winner: &ModuleFile = &modules[existing];
                 warnings.push((
@@ -68,6 +74,7 @@ impl ModuleIndex {
         }
         let top_level_names = modules
             .iter()
+            .filter(|module| module.importable)
             .map(|module| {
                 module
                     .name
@@ -132,10 +139,12 @@ fn module_file(path: &str, source_roots: &[String]) -> ModuleFile {
         Some(package) => (package, true),
         None => (stem, false),
     };
+    let importable = !stem.split('/').any(|segment| segment.contains('.'));
     ModuleFile {
         id: path.to_string(),
         name: stem.replace('/', "."),
         is_package,
+        importable,
     }
 }
 
@@ -175,6 +184,21 @@ mod tests {
         );
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].0, "a.py");
+    }
+
+    #[test]
+    fn regression_dotted_folders_are_not_importable() {
+        let (index, _) = ModuleIndex::new(
+            &paths(&[
+                "qq/__init__.py",
+                "qq/dot.ted/__init__.py",
+                "qq/dot.ted/m.py",
+            ]),
+            &[],
+        );
+        assert_eq!(index.longest_prefix("qq.dot.ted.m"), index.by_name("qq"));
+        assert!(index.by_name("qq.dot.ted").is_none());
+        assert_eq!(index.modules.len(), 3);
     }
 
     #[test]

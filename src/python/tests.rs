@@ -257,6 +257,27 @@ fn syntax_errors_keep_the_recovered_imports_and_warn() {
 }
 
 #[test]
+fn declared_latin1_is_decoded_without_a_warning() {
+    let parsed = parse_python_file(b"# -*- coding: latin-1 -*-\n\"\"\"Caf\xe9.\"\"\"\nimport os\n");
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    assert_eq!(parsed.facts.docstring.as_deref(), Some("Caf\u{e9}."));
+}
+
+#[test]
+fn regression_lone_carriage_return_counts_as_a_line_break() {
+    let parsed = parse_python_file(b"import a\rimport b\r\nimport c\n");
+    assert_eq!(
+        parsed
+            .facts
+            .imports
+            .iter()
+            .map(|i| i.line)
+            .collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+}
+
+#[test]
 fn non_utf8_is_decoded_lossily_with_a_warning() {
     let parsed = parse_python_file(b"# caf\xe9\nimport os\n");
     assert_eq!(parsed.facts.imports.len(), 1);

@@ -1,19 +1,21 @@
 //! Reading a plain directory that is not inside a git repository.
 //!
-//! Symlinks are not followed (so a symlink loop cannot hang the walk), hidden entries and anything a
+//! Symlinks are not followed (so a symlink loop cannot hang the walk), hidden folders and anything a
 //! `.gitignore` excludes are skipped, and blob ids are computed the way git would, so a manifest written
-//! from a working tree is comparable with one written from a commit.
+//! from a working tree is comparable with one written from a commit. Each file is read once: the bytes
+//! hashed for its blob id are kept for parsing.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 
 use super::FileEntry;
 
 pub struct WorktreeSnapshot {
-    root: PathBuf,
     files: Vec<FileEntry>,
+    contents: HashMap<String, Vec<u8>>,
 }
 
 impl WorktreeSnapshot {
@@ -28,6 +30,13 @@ impl WorktreeSnapshot {
         let walker = ignore::WalkBuilder::new(root)
             .follow_links(false)
             .require_git(false)
+            .hidden(false)
+            .filter_entry(|entry| {
+                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+                entry.depth() == 0
+                    || !is_dir
+                    || !entry.file_name().to_string_lossy().starts_with('.')
+            })
             .build();
         for item in walker {
             let Ok(item) = item else { continue };
@@ -42,24 +51,30 @@ impl WorktreeSnapshot {
             }
         }
         paths.sort();
-        let files = paths
+        let read: Vec<(FileEntry, Vec<u8>)> = paths
             .into_par_iter()
             .filter_map(|path| {
                 let bytes = std::fs::read(root.join(&path)).ok()?;
                 let blob_id =
                     gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes)
                         .ok()?;
-                Some(FileEntry {
-                    path,
-                    blob_id: blob_id.to_string(),
-                    size: bytes.len() as u64,
-                })
+                Some((
+                    FileEntry {
+                        path,
+                        blob_id: blob_id.to_string(),
+                        size: bytes.len() as u64,
+                    },
+                    bytes,
+                ))
             })
             .collect();
-        Ok(WorktreeSnapshot {
-            root: root.to_path_buf(),
-            files,
-        })
+        let mut files = Vec::with_capacity(read.len());
+        let mut contents = HashMap::with_capacity(read.len());
+        for (entry, bytes) in read {
+            contents.insert(entry.path.clone(), bytes);
+            files.push(entry);
+        }
+        Ok(WorktreeSnapshot { files, contents })
     }
 
     pub fn files(&self) -> &[FileEntry] {
@@ -68,10 +83,12 @@ impl WorktreeSnapshot {
 
     pub fn read_all(&self, entries: &[FileEntry]) -> Result<Vec<Vec<u8>>> {
         entries
-            .par_iter()
+            .iter()
             .map(|entry| {
-                std::fs::read(self.root.join(&entry.path))
-                    .with_context(|| format!("cannot read {}", entry.path))
+                self.contents
+                    .get(&entry.path)
+                    .cloned()
+                    .ok_or_else(|| anyhow::anyhow!("{} is not part of this snapshot", entry.path))
             })
             .collect()
     }

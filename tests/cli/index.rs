@@ -135,10 +135,20 @@ fn syntax_error_is_indexed_partially_with_a_warning() {
 }
 
 #[test]
-fn non_utf8_file_is_decoded_lossily() {
+fn non_utf8_files_are_decoded_by_declaration_or_lossily() {
     let index = index(Repo::git("non_utf8").path(), &[]);
-    assert_eq!(index.edges(), set(&["latin1.py -> helper.py"]));
-    assert_eq!(index.node("latin1.py")["parse_status"], "partial");
+    assert_eq!(
+        index.edges(),
+        set(&["latin1.py -> helper.py", "undeclared.py -> helper.py"])
+    );
+    assert_eq!(index.node("latin1.py")["parse_status"], "ok");
+    assert_eq!(index.node("undeclared.py")["parse_status"], "partial");
+    assert!(
+        index.node("undeclared.py")["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("not valid UTF-8")
+    );
     assert_bundle_snapshot("non_utf8", &index.bundle);
 }
 

@@ -1,9 +1,12 @@
 //! What clap parses: the command line exactly as the user typed it, validated but not yet resolved.
-//! Every flag the GitHub Action can set has a `STRATA_*` environment twin.
+//! Every flag the GitHub Action can set has a `STRATA_*` environment twin; the LLM endpoint uses the
+//! conventional `OPENAI_BASE_URL` and `OPENAI_API_KEY`.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::EmbedderChoice;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -18,8 +21,24 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Index a repository at a commit: PViz bundle, Parquet tables, HTML graph, summary and manifest.
+    /// Index a repository at a commit: PViz bundle, Parquet tables, HTML graph, summary, search index.
     Index(IndexArgs),
+    /// Answer a question from an index: exact graph answers, or retrieval (+ an LLM when configured).
+    Ask(AskArgs),
+}
+
+/// The OpenAI-compatible server, shared by `index --embedder openai` and `ask`.
+#[derive(Debug, Args)]
+pub struct LlmArgs {
+    /// Base URL of an OpenAI-compatible API (OpenAI, Azure, Ollama, vLLM, llama.cpp).
+    #[arg(long, env = "OPENAI_BASE_URL", hide_env_values = true)]
+    pub openai_base_url: Option<String>,
+    /// API key for that server (not needed by most local servers).
+    #[arg(long, env = "OPENAI_API_KEY", hide_env_values = true)]
+    pub openai_api_key: Option<String>,
+    /// Embedding model for `--embedder openai`.
+    #[arg(long, default_value = "text-embedding-3-small", env = "STRATA_EMBEDDING_MODEL")]
+    pub embedding_model: String,
 }
 
 #[derive(Debug, Args)]
@@ -34,25 +53,48 @@ pub struct IndexArgs {
     #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
     pub rev: String,
     /// Glob of paths to leave out, repeatable (adds to strata.toml's `exclude`).
-    #[arg(
-        long = "exclude",
-        value_name = "GLOB",
-        env = "STRATA_EXCLUDE",
-        value_delimiter = ','
-    )]
+    #[arg(long = "exclude", value_name = "GLOB", env = "STRATA_EXCLUDE", value_delimiter = ',')]
     pub exclude: Vec<String>,
     /// Folder to compute module names from, repeatable (default: the root, plus `src/` when present).
-    #[arg(
-        long = "source-root",
-        value_name = "DIR",
-        env = "STRATA_SOURCE_ROOTS",
-        value_delimiter = ','
-    )]
+    #[arg(long = "source-root", value_name = "DIR", env = "STRATA_SOURCE_ROOTS", value_delimiter = ',')]
     pub source_roots: Vec<String>,
     /// Skip Python files larger than this many bytes [default: 2000000].
     #[arg(long, value_name = "BYTES", env = "STRATA_MAX_FILE_BYTES")]
     pub max_file_bytes: Option<u64>,
+    /// Embedder for the search index.
+    #[arg(long, value_enum, default_value = "builtin", env = "STRATA_EMBEDDER")]
+    pub embedder: EmbedderChoice,
+    #[command(flatten)]
+    pub llm: LlmArgs,
     /// Print a machine-readable report on stdout instead of a human summary.
     #[arg(long, env = "STRATA_JSON")]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnswerFormat {
+    Text,
+    Markdown,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// Index directory written by `strata index`.
+    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX")]
+    pub index: PathBuf,
+    /// Output format: `markdown` is what the bot posts, `json` the contract other tools read.
+    #[arg(long, value_enum, default_value = "text", env = "STRATA_FORMAT")]
+    pub format: AnswerFormat,
+    /// Chat model used when an OpenAI-compatible server is configured.
+    #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
+    pub chat_model: String,
+    /// Never call a language model, even when one is configured.
+    #[arg(long, env = "STRATA_OFFLINE")]
+    pub offline: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+    /// The question, in plain words (quote it).
+    #[arg(required = true, num_args = 1.., value_name = "QUESTION")]
+    pub question: Vec<String>,
 }

@@ -30,9 +30,7 @@ pub struct IndexFileConfig {
 
 impl FileConfig {
     pub fn parse(text: &str) -> Result<FileConfig> {
-        toml::from_str(text).with_context(|| {
-            format!("invalid {CONFIG_FILE_NAME}; fix it or remove the offending key")
-        })
+        toml::from_str(text).with_context(|| format!("invalid {CONFIG_FILE_NAME}; fix it or remove the offending key"))
     }
 }
 
@@ -61,15 +59,8 @@ impl IndexSettings {
         } else {
             options.source_roots.clone()
         };
-        let max_file_bytes = options
-            .max_file_bytes
-            .or(file.index.max_file_bytes)
-            .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-        IndexSettings {
-            exclude,
-            source_roots,
-            max_file_bytes,
-        }
+        let max_file_bytes = options.max_file_bytes.or(file.index.max_file_bytes).unwrap_or(DEFAULT_MAX_FILE_BYTES);
+        IndexSettings { exclude, source_roots, max_file_bytes }
     }
 }
 
@@ -79,15 +70,9 @@ mod tests {
 
     #[test]
     fn flags_win_and_exclusions_add_up() {
-        let file = FileConfig::parse(
-            "[index]\nexclude = [\"docs\"]\nsource-roots = [\"lib\"]\nmax-file-bytes = 10\n",
-        )
-        .unwrap();
-        let options = IndexOptions {
-            exclude: vec!["tests".into()],
-            source_roots: vec![],
-            max_file_bytes: Some(99),
-        };
+        let file = FileConfig::parse("[index]\nexclude = [\"docs\"]\nsource-roots = [\"lib\"]\nmax-file-bytes = 10\n")
+            .unwrap();
+        let options = IndexOptions { exclude: vec!["tests".into()], source_roots: vec![], max_file_bytes: Some(99) };
         let settings = IndexSettings::resolve(&options, &file);
         assert_eq!(settings.exclude, ["docs", "tests"]);
         assert_eq!(settings.source_roots, ["lib"]);
@@ -98,9 +83,40 @@ mod tests {
     fn unknown_keys_are_rejected_with_the_file_name() {
         let error = FileConfig::parse("[index]\nexlude = []\n").unwrap_err();
         let message = format!("{error:#}");
-        assert!(
-            message.contains("strata.toml") && message.contains("exlude"),
-            "{message}"
-        );
+        assert!(message.contains("strata.toml") && message.contains("exlude"), "{message}");
+    }
+}
+
+/// Which embedder fills the vector column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EmbedderChoice {
+    /// Deterministic code-aware hashing, no model and no network (the default).
+    Builtin,
+    /// An OpenAI-compatible `/embeddings` endpoint (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `--embedding-model`).
+    Openai,
+}
+
+/// An OpenAI-compatible server, from the environment (`OPENAI_BASE_URL`, `OPENAI_API_KEY`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LlmServer {
+    pub base_url: String,
+    pub api_key: String,
+}
+
+pub const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+impl LlmServer {
+    /// The configured server, or `None` when neither a key nor a base URL is set (local servers such as
+    /// Ollama need only the URL).
+    pub fn from_values(base_url: Option<&str>, api_key: Option<&str>) -> Option<LlmServer> {
+        let base_url = base_url.map(str::trim).filter(|v| !v.is_empty());
+        let api_key = api_key.map(str::trim).filter(|v| !v.is_empty());
+        if base_url.is_none() && api_key.is_none() {
+            return None;
+        }
+        Some(LlmServer {
+            base_url: base_url.unwrap_or(DEFAULT_OPENAI_BASE_URL).trim_end_matches('/').to_string(),
+            api_key: api_key.unwrap_or_default().to_string(),
+        })
     }
 }

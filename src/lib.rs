@@ -4,10 +4,13 @@
 //! their blob ids; `python` parses each file once with tree-sitter into facts (imports, symbols, exports,
 //! entry points); `graph` resolves imports into an importer→imported graph and computes its metrics
 //! (cycles, transitive dependents, PageRank, folder index); `bundle` writes the on-disk contract
-//! (`bundle.json`, Parquet tables, `graph.html`, `summary.md`, `manifest.json`). `pipeline` runs these in
-//! order without printing; `commands` is the only layer that prints. `config` merges flags with
-//! `strata.toml`; `cli` is what clap parses.
+//! (`bundle.json`, Parquet tables, `graph.html`, `summary.md`, `manifest.json`); `search` turns the bundle
+//! into chunks, embeds them and stores them in LanceDB. `pipeline` runs these in order without printing.
+//! `answer` answers questions from an index: exact graph answers or retrieval (+ an optional LLM).
+//! `commands` is the only layer that prints. `config` merges flags with `strata.toml`; `cli` is what
+//! clap parses.
 
+pub mod answer;
 pub mod bundle;
 pub mod cli;
 pub mod commands;
@@ -15,4 +18,5 @@ pub mod config;
 pub mod graph;
 pub mod pipeline;
 pub mod python;
+pub mod search;
 pub mod source;

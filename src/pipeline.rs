@@ -1,4 +1,5 @@
-//! The index pipeline from snapshot to files on disk, in order: source → parse → graph → bundle.
+//! The index pipeline from snapshot to files on disk, in order: source → parse → graph → bundle →
+//! search (chunks, embeddings, LanceDB).
 //!
 //! Nothing here prints: progress goes to an [`IndexObserver`] and problems come back as [`Warning`]s,
 //! which the `index` command renders for a terminal, for GitHub Actions or as JSON.
@@ -11,19 +12,23 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::bundle::{self, BuildInput, Manifest, SkippedFile, ToolInfo};
+use crate::bundle::{self, BuildInput, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
 use crate::graph::{ModuleIndex, build_import_graph, compute_metrics};
-use crate::python::{ParsedFile, parse_python_file};
+use crate::python::{ParsedFile, decode_python_source, parse_python_file};
+use crate::search::chunks::build_chunks;
+use crate::search::embed::Embedder;
+use crate::search::{text_hash, write_search_index};
 use crate::source::{Exclusions, Snapshot, select_python_files};
 
-/// What to index and where to write it.
-#[derive(Debug, Clone)]
+/// What to index, where to write it, and which embedder fills the vector column.
+#[derive(Clone)]
 pub struct IndexRequest<'a> {
     pub path: &'a Path,
     pub rev: &'a str,
     pub out_dir: &'a Path,
     pub options: &'a IndexOptions,
+    pub embedder: &'a dyn Embedder,
 }
 
 /// Hooks for progress display; every method has a no-op default.
@@ -43,6 +48,7 @@ pub enum Stage {
     Parse,
     Graph,
     Write,
+    Search,
 }
 
 impl Stage {
@@ -52,6 +58,7 @@ impl Stage {
             Stage::Parse => "parse",
             Stage::Graph => "graph",
             Stage::Write => "write",
+            Stage::Search => "search",
         }
     }
 }
@@ -75,11 +82,14 @@ pub struct IndexReport {
     pub n_edges: usize,
     pub n_cycles: usize,
     pub largest_cycle: usize,
+    pub n_chunks: usize,
+    pub n_chunks_embedded: usize,
+    pub embedder: String,
     pub warnings: Vec<Warning>,
     pub timings_ms: BTreeMap<String, u64>,
 }
 
-pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Result<IndexReport> {
+pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Result<IndexReport> {
     let started = Instant::now();
     let mut timings_ms = BTreeMap::new();
     let mut warnings = Vec::new();
@@ -93,8 +103,7 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
     };
     let settings = IndexSettings::resolve(request.options, &file_config);
     let exclusions = Exclusions::new(&settings.exclude)?;
-    let (selected, skipped) =
-        select_python_files(snapshot.files(), &exclusions, settings.max_file_bytes);
+    let (selected, skipped) = select_python_files(snapshot.files(), &exclusions, settings.max_file_bytes);
     for skip in &skipped {
         warnings.push(Warning {
             path: Some(skip.path.clone()),
@@ -116,7 +125,6 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
             parsed
         })
         .collect();
-    drop(contents);
     observer.stage_finished(Stage::Parse);
     record(&mut timings_ms, Stage::Parse, stage_clock);
 
@@ -124,31 +132,17 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
     observer.stage_started(Stage::Graph, 0);
     let paths: Vec<String> = selected.iter().map(|file| file.path.clone()).collect();
     let (index, shadowed) = ModuleIndex::new(&paths, &settings.source_roots);
-    debug_assert!(
-        index.modules.iter().map(|m| &m.id).eq(paths.iter()),
-        "module order must match file order"
-    );
+    debug_assert!(index.modules.iter().map(|m| &m.id).eq(paths.iter()), "module order must match file order");
     for (path, message) in shadowed {
-        warnings.push(Warning {
-            path: Some(path),
-            line: None,
-            message,
-        });
+        warnings.push(Warning { path: Some(path), line: None, message });
     }
     // `selected` is sorted by path and so is `index.modules`: position i is the same file in both.
     let facts: Vec<_> = parsed.iter().map(|file| &file.facts).collect();
     let file_warnings: Vec<Vec<String>> = parsed.iter().map(|file| file.warnings.clone()).collect();
     for (file, parsed_file) in selected.iter().zip(&parsed) {
         for message in &parsed_file.warnings {
-            let line = parsed_file
-                .facts
-                .first_syntax_error_line
-                .filter(|_| message.starts_with("syntax error"));
-            warnings.push(Warning {
-                path: Some(file.path.clone()),
-                line,
-                message: message.clone(),
-            });
+            let line = parsed_file.facts.first_syntax_error_line.filter(|_| message.starts_with("syntax error"));
+            warnings.push(Warning { path: Some(file.path.clone()), line, message: message.clone() });
         }
     }
     let graph = build_import_graph(index, &facts);
@@ -160,13 +154,7 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
         warnings: &file_warnings,
         commit: snapshot.commit(),
         source: snapshot.kind().as_str(),
-        skipped_files: skipped
-            .iter()
-            .map(|s| SkippedFile {
-                path: s.path.clone(),
-                reason: s.reason.clone(),
-            })
-            .collect(),
+        skipped_files: skipped.iter().map(|s| SkippedFile { path: s.path.clone(), reason: s.reason.clone() }).collect(),
     });
     observer.stage_finished(Stage::Graph);
     record(&mut timings_ms, Stage::Graph, stage_clock);
@@ -179,27 +167,38 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
     // An index directory is complete only once its manifest exists, so drop any old one first.
     let old_manifest = out_dir.join("manifest.json");
     if old_manifest.exists() {
-        std::fs::remove_file(&old_manifest)
-            .with_context(|| format!("cannot replace {}", old_manifest.display()))?;
+        std::fs::remove_file(&old_manifest).with_context(|| format!("cannot replace {}", old_manifest.display()))?;
     }
-    bundle::write_atomically(
-        out_dir,
-        "bundle.json",
-        &bundle::to_canonical_json(&bundle, false)?,
-    )?;
-    bundle::write_parquet_tables(&bundle, out_dir)?;
-    bundle::write_atomically(
-        out_dir,
-        "graph.html",
-        bundle::render_graph_html(&bundle)?.as_bytes(),
-    )?;
-    bundle::write_atomically(
-        out_dir,
-        "summary.md",
-        bundle::render_summary(&bundle).as_bytes(),
-    )?;
+    // The writers are independent; running them side by side shortens this stage on two cores.
+    let (json_written, (tables_written, pages_written)) = rayon::join(
+        || bundle::write_atomically(out_dir, "bundle.json", &bundle::to_canonical_json(&bundle, false)?),
+        || {
+            rayon::join(
+                || bundle::write_parquet_tables(&bundle, out_dir),
+                || -> Result<()> {
+                    bundle::write_atomically(out_dir, "graph.html", bundle::render_graph_html(&bundle)?.as_bytes())?;
+                    bundle::write_atomically(out_dir, "summary.md", bundle::render_summary(&bundle).as_bytes())
+                },
+            )
+        },
+    );
+    json_written?;
+    tables_written?;
+    pages_written?;
     observer.stage_finished(Stage::Write);
     record(&mut timings_ms, Stage::Write, stage_clock);
+
+    let stage_clock = Instant::now();
+    let sources: BTreeMap<String, String> =
+        selected.iter().zip(&contents).map(|(file, bytes)| (file.path.clone(), decode_python_source(bytes))).collect();
+    drop(contents);
+    let chunks = build_chunks(&bundle, &sources);
+    drop(sources);
+    observer.stage_started(Stage::Search, 0);
+    let text_hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let search_stats = write_search_index(out_dir, &chunks, &text_hashes, request.embedder).await?;
+    observer.stage_finished(Stage::Search);
+    record(&mut timings_ms, Stage::Search, stage_clock);
     timings_ms.insert("total".to_string(), elapsed_ms(started));
 
     let manifest = Manifest {
@@ -208,18 +207,13 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
         tool: ToolInfo::current(),
         commit: snapshot.commit().map(str::to_string),
         source: snapshot.kind().as_str().to_string(),
-        files: selected
-            .iter()
-            .map(|file| (file.path.clone(), file.blob_id.clone()))
-            .collect(),
+        files: selected.iter().map(|file| (file.path.clone(), file.blob_id.clone())).collect(),
+        embedder: EmbedderInfo { id: request.embedder.id(), dimension: request.embedder.dimension() },
+        chunks: chunks.iter().zip(text_hashes).map(|(chunk, hash)| (chunk.id.clone(), hash)).collect(),
         timings_ms: timings_ms.clone(),
     };
     // Written last: a directory with a manifest is a complete index.
-    bundle::write_atomically(
-        out_dir,
-        "manifest.json",
-        &bundle::to_canonical_json(&manifest, true)?,
-    )?;
+    bundle::write_atomically(out_dir, "manifest.json", &bundle::to_canonical_json(&manifest, true)?)?;
 
     Ok(IndexReport {
         commit: snapshot.commit().map(str::to_string),
@@ -230,6 +224,9 @@ pub fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Re
         n_edges: bundle.counts.edges,
         n_cycles: bundle.counts.cycles,
         largest_cycle: bundle.counts.largest_cycle,
+        n_chunks: search_stats.n_chunks,
+        n_chunks_embedded: search_stats.n_embedded,
+        embedder: request.embedder.id(),
         warnings,
         timings_ms,
     })

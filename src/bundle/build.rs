@@ -89,20 +89,11 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
         nodes.insert(module.id.clone(), node);
     }
 
-    let ids = |members: &Vec<usize>| {
-        members
-            .iter()
-            .map(|&m| modules[m].id.clone())
-            .collect::<Vec<_>>()
-    };
+    let ids = |members: &Vec<usize>| members.iter().map(|&m| modules[m].id.clone()).collect::<Vec<_>>();
     let mut cycles: Vec<Cycle> = metrics
         .cycles
         .iter()
-        .map(|members| Cycle {
-            edges: "all".to_string(),
-            size: members.len(),
-            members: ids(members),
-        })
+        .map(|members| Cycle { edges: "all".to_string(), size: members.len(), members: ids(members) })
         .collect();
     cycles.extend(metrics.cycles_runtime.iter().map(|members| Cycle {
         edges: "runtime".to_string(),
@@ -133,21 +124,14 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
         largest_cycle_runtime: metrics.cycles_runtime.first().map_or(0, Vec::len),
         folders: folder_index.len(),
         symbols: input.facts.iter().map(|facts| facts.symbols.len()).sum(),
-        partial_files: input
-            .warnings
-            .iter()
-            .filter(|warnings| !warnings.is_empty())
-            .count(),
+        partial_files: input.warnings.iter().filter(|warnings| !warnings.is_empty()).count(),
         skipped_files: input.skipped_files.len(),
     };
 
     Bundle {
         schema_version: BUNDLE_SCHEMA_VERSION.to_string(),
         meta: BundleMeta {
-            generator: Generator {
-                name: "strata".to_string(),
-                version: env!("CARGO_PKG_VERSION").to_string(),
-            },
+            generator: Generator { name: "strata".to_string(), version: env!("CARGO_PKG_VERSION").to_string() },
             language: "python".to_string(),
             edge_direction: EDGE_DIRECTION.to_string(),
             commit: input.commit.map(str::to_string),
@@ -166,10 +150,16 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
 
 fn conventions() -> BTreeMap<String, String> {
     [
-        ("from_import", "`from P import x` is an edge to P.x when P.x is a module, otherwise to P (grimp's convention)"),
+        (
+            "from_import",
+            "`from P import x` is an edge to P.x when P.x is a module, otherwise to P (grimp's convention)",
+        ),
         ("plain_import", "`import a.b.c` is an edge to the longest prefix of a.b.c that is a module of the repository"),
         ("importers_count", "modules that depend on this one directly or transitively, over all edges"),
-        ("scc_size_runtime", "strongly connected component size leaving out edges that exist only under `if TYPE_CHECKING:`"),
+        (
+            "scc_size_runtime",
+            "strongly connected component size leaving out edges that exist only under `if TYPE_CHECKING:`",
+        ),
         ("namespace_packages", "files in folders without __init__.py are modules too"),
     ]
     .into_iter()
@@ -184,11 +174,7 @@ fn nest_symbols(symbols: &[Symbol]) -> Vec<NodeSymbol> {
     for symbol in symbols {
         // Methods are listed under their class, so their own name suffices; a nested class keeps its
         // qualname because it is listed at the top level.
-        let name = if symbol.kind == SymbolKind::Method {
-            &symbol.name
-        } else {
-            &symbol.qualname
-        };
+        let name = if symbol.kind == SymbolKind::Method { &symbol.name } else { &symbol.qualname };
         let node_symbol = NodeSymbol {
             name: name.clone(),
             kind: symbol.kind.as_str().to_string(),
@@ -200,10 +186,7 @@ fn nest_symbols(symbols: &[Symbol]) -> Vec<NodeSymbol> {
             methods: Vec::new(),
         };
         let owner = symbol.qualname.rsplit_once('.').map(|(owner, _)| owner);
-        match (
-            symbol.kind,
-            owner.and_then(|owner| class_positions.get(owner)),
-        ) {
+        match (symbol.kind, owner.and_then(|owner| class_positions.get(owner))) {
             (SymbolKind::Method, Some(&position)) => top_level[position].methods.push(node_symbol),
             _ => {
                 if symbol.kind == SymbolKind::Class {

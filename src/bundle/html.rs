@@ -18,37 +18,19 @@ pub fn render_graph_html(bundle: &Bundle) -> Result<String> {
         .nodes
         .values()
         .map(|node| {
-            let group = groups
-                .binary_search(&colour_group(&node.folder))
-                .unwrap_or(0);
-            json!([
-                node.id,
-                node.module,
-                group,
-                node.scc_size,
-                node.importers_count,
-                node.pagerank
-            ])
+            let group = groups.binary_search(&colour_group(&node.folder)).unwrap_or(0);
+            json!([node.id, node.module, group, node.scc_size, node.importers_count, node.pagerank])
         })
         .collect();
     let edges: Vec<serde_json::Value> = bundle
         .edges
         .iter()
-        .filter_map(|edge| {
-            Some(json!([
-                position(&edge.src)?,
-                position(&edge.dst)?,
-                u8::from(edge.type_checking)
-            ]))
-        })
+        .filter_map(|edge| Some(json!([position(&edge.src)?, position(&edge.dst)?, u8::from(edge.type_checking)])))
         .collect();
-    let data =
-        json!({ "commit": bundle.meta.commit, "groups": groups, "nodes": nodes, "edges": edges });
+    let data = json!({ "commit": bundle.meta.commit, "groups": groups, "nodes": nodes, "edges": edges });
     // `</` inside a script element would end it early; `<\/` means the same to JSON.parse.
     let data_text = serde_json::to_string(&data)?.replace("</", "<\\/");
-    Ok(TEMPLATE
-        .replacen("/*STRATA_LIBRARY*/", LIBRARY, 1)
-        .replacen("/*STRATA_DATA*/", &data_text, 1))
+    Ok(TEMPLATE.replacen("/*STRATA_LIBRARY*/", LIBRARY, 1).replacen("/*STRATA_DATA*/", &data_text, 1))
 }
 
 /// Folders are coloured by their first two path segments, so a package's sub-packages share hues.
@@ -57,11 +39,7 @@ fn colour_group(folder: &str) -> String {
 }
 
 fn colour_groups(bundle: &Bundle) -> Vec<String> {
-    let mut groups: Vec<String> = bundle
-        .nodes
-        .values()
-        .map(|node| colour_group(&node.folder))
-        .collect();
+    let mut groups: Vec<String> = bundle.nodes.values().map(|node| colour_group(&node.folder)).collect();
     groups.sort();
     groups.dedup();
     groups

@@ -2,7 +2,9 @@
 //! whether to reuse it. The only file allowed to hold wall-clock figures (`timings_ms`).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
+use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 /// Bump on any change that makes an older reader misread the artifact.
@@ -18,8 +20,40 @@ pub struct Manifest {
     pub source: String,
     /// Git blob id of every indexed file, by path.
     pub files: BTreeMap<String, String>,
+    /// The embedder whose vectors are in `lancedb/`.
+    pub embedder: EmbedderInfo,
+    /// Text hash (git blob id of the text) of every chunk, by chunk id.
+    pub chunks: BTreeMap<String, String>,
     /// Milliseconds per stage of the run that wrote this manifest.
     pub timings_ms: BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmbedderInfo {
+    pub id: String,
+    pub dimension: usize,
+}
+
+impl Manifest {
+    /// Reads and validates `dir/manifest.json`; an index from an incompatible strata is refused with a
+    /// message that says what to do.
+    pub fn read(dir: &Path) -> Result<Manifest> {
+        let path = dir.join("manifest.json");
+        let bytes = std::fs::read(&path).with_context(|| {
+            format!("{} is not a strata index (no manifest.json); run `strata index` first", dir.display())
+        })?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{} is not valid JSON; re-run `strata index`", path.display()))?;
+        let version = value.get("schema_version").and_then(serde_json::Value::as_u64);
+        if version != Some(u64::from(MANIFEST_SCHEMA_VERSION)) {
+            bail!(
+                "{} has manifest schema {}, this strata reads schema {MANIFEST_SCHEMA_VERSION}; re-run `strata index` with this version",
+                dir.display(),
+                version.map_or("unknown".to_string(), |v| v.to_string())
+            );
+        }
+        serde_json::from_value(value).with_context(|| format!("{} is damaged; re-run `strata index`", path.display()))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,9 +64,6 @@ pub struct ToolInfo {
 
 impl ToolInfo {
     pub fn current() -> ToolInfo {
-        ToolInfo {
-            name: "strata".to_string(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-        }
+        ToolInfo { name: "strata".to_string(), version: env!("CARGO_PKG_VERSION").to_string() }
     }
 }

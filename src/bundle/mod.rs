@@ -17,32 +17,57 @@ use anyhow::{Context, Result};
 
 pub use build::{BuildInput, build_bundle};
 pub use html::render_graph_html;
-pub use manifest::{MANIFEST_SCHEMA_VERSION, Manifest, ToolInfo};
+pub use manifest::{EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, ToolInfo};
 pub use model::*;
 pub use parquet_tables::write_parquet_tables;
 pub use summary::render_summary;
 
 /// Serialises a value as JSON with every object's keys sorted, plus a trailing newline.
 pub fn to_canonical_json<T: serde::Serialize>(value: &T, pretty: bool) -> Result<Vec<u8>> {
-    // serde_json's `Value` keeps object keys in a BTreeMap, so a round trip through it sorts them.
-    let value = serde_json::to_value(value).context("cannot serialise to JSON")?;
-    let mut bytes = if pretty {
-        serde_json::to_vec_pretty(&value)?
-    } else {
-        serde_json::to_vec(&value)?
-    };
+    let value = sort_keys(serde_json::to_value(value).context("cannot serialise to JSON")?);
+    let mut bytes = if pretty { serde_json::to_vec_pretty(&value)? } else { serde_json::to_vec(&value)? };
     bytes.push(b'\n');
     Ok(bytes)
+}
+
+/// Sorts object keys recursively. Done explicitly because whether `serde_json::Map` keeps insertion
+/// order depends on a cargo feature any dependency can switch on (lancedb's tree does).
+fn sort_keys(value: serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            serde_json::Value::Object(entries.into_iter().map(|(key, value)| (key, sort_keys(value))).collect())
+        }
+        serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sort_keys).collect()),
+        other => other,
+    }
+}
+
+/// Reads `dir/bundle.json`, refusing a bundle of another schema version.
+pub fn read_bundle(dir: &Path) -> Result<Bundle> {
+    let path = dir.join("bundle.json");
+    let bytes =
+        std::fs::read(&path).with_context(|| format!("cannot read {}; run `strata index` first", path.display()))?;
+    let bundle: Bundle = serde_json::from_slice(&bytes).with_context(|| {
+        format!("{} is damaged or from another strata version; re-run `strata index`", path.display())
+    })?;
+    if bundle.schema_version != BUNDLE_SCHEMA_VERSION {
+        anyhow::bail!(
+            "{} is {}, this strata reads {BUNDLE_SCHEMA_VERSION}; re-run `strata index`",
+            path.display(),
+            bundle.schema_version
+        );
+    }
+    Ok(bundle)
 }
 
 /// Writes `bytes` to `dir/name` through a temporary file and a rename, so a crash never leaves half a file.
 pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let final_path = dir.join(name);
     let temporary = dir.join(format!("{name}.partial"));
-    std::fs::write(&temporary, bytes)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, &final_path)
-        .with_context(|| format!("cannot write {}", final_path.display()))
+    std::fs::write(&temporary, bytes).with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, &final_path).with_context(|| format!("cannot write {}", final_path.display()))
 }
 
 #[cfg(test)]

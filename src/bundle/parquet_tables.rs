@@ -7,9 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use arrow_array::builder::{ListBuilder, StringBuilder};
-use arrow_array::{
-    ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt32Array, UInt64Array,
-};
+use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
@@ -23,14 +21,10 @@ pub fn write_parquet_tables(bundle: &Bundle, dir: &Path) -> Result<()> {
 }
 
 fn write_batch(batch: &RecordBatch, dir: &Path, name: &str) -> Result<()> {
-    let properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .build();
+    let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
     let mut bytes = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(properties))?;
-    writer
-        .write(batch)
-        .with_context(|| format!("cannot encode {name}"))?;
+    writer.write(batch).with_context(|| format!("cannot encode {name}"))?;
     writer.close()?;
     super::write_atomically(dir, name, &bytes)
 }
@@ -64,75 +58,20 @@ fn nodes_batch(bundle: &Bundle) -> Result<RecordBatch> {
         ("id", strings(nodes.iter().map(|n| n.id.as_str()))),
         ("module", strings(nodes.iter().map(|n| n.module.as_str()))),
         ("folder", strings(nodes.iter().map(|n| n.folder.as_str()))),
-        (
-            "is_package",
-            Arc::new(
-                nodes
-                    .iter()
-                    .map(|n| Some(n.is_package))
-                    .collect::<BooleanArray>(),
-            ),
-        ),
-        (
-            "docstring",
-            optional_strings(nodes.iter().map(|n| n.docstring.as_deref())),
-        ),
-        (
-            "imports_count",
-            counts(nodes.iter().map(|n| n.imports_count)),
-        ),
-        (
-            "importers_count",
-            counts(nodes.iter().map(|n| n.importers_count)),
-        ),
-        (
-            "direct_importers_count",
-            counts(nodes.iter().map(|n| n.direct_importers_count)),
-        ),
+        ("is_package", Arc::new(nodes.iter().map(|n| Some(n.is_package)).collect::<BooleanArray>())),
+        ("docstring", optional_strings(nodes.iter().map(|n| n.docstring.as_deref()))),
+        ("imports_count", counts(nodes.iter().map(|n| n.imports_count))),
+        ("importers_count", counts(nodes.iter().map(|n| n.importers_count))),
+        ("direct_importers_count", counts(nodes.iter().map(|n| n.direct_importers_count))),
         ("scc_size", counts(nodes.iter().map(|n| n.scc_size))),
-        (
-            "scc_size_runtime",
-            counts(nodes.iter().map(|n| n.scc_size_runtime)),
-        ),
-        (
-            "pagerank",
-            Arc::new(
-                nodes
-                    .iter()
-                    .map(|n| Some(n.pagerank))
-                    .collect::<Float64Array>(),
-            ),
-        ),
-        (
-            "exports",
-            string_lists(nodes.iter().map(|n| n.exports.as_slice())),
-        ),
-        (
-            "stdlib_imports",
-            string_lists(nodes.iter().map(|n| n.external_imports.stdlib.as_slice())),
-        ),
-        (
-            "third_party_imports",
-            string_lists(
-                nodes
-                    .iter()
-                    .map(|n| n.external_imports.third_party.as_slice()),
-            ),
-        ),
+        ("scc_size_runtime", counts(nodes.iter().map(|n| n.scc_size_runtime))),
+        ("pagerank", Arc::new(nodes.iter().map(|n| Some(n.pagerank)).collect::<Float64Array>())),
+        ("exports", string_lists(nodes.iter().map(|n| n.exports.as_slice()))),
+        ("stdlib_imports", string_lists(nodes.iter().map(|n| n.external_imports.stdlib.as_slice()))),
+        ("third_party_imports", string_lists(nodes.iter().map(|n| n.external_imports.third_party.as_slice()))),
         ("n_symbols", counts(nodes.iter().map(|n| n.symbols.len()))),
-        (
-            "n_lines",
-            Arc::new(
-                nodes
-                    .iter()
-                    .map(|n| Some(n.n_lines))
-                    .collect::<UInt32Array>(),
-            ),
-        ),
-        (
-            "parse_status",
-            strings(nodes.iter().map(|n| n.parse_status.as_str())),
-        ),
+        ("n_lines", Arc::new(nodes.iter().map(|n| Some(n.n_lines)).collect::<UInt32Array>())),
+        ("parse_status", strings(nodes.iter().map(|n| n.parse_status.as_str()))),
     ];
     Ok(RecordBatch::try_from_iter(columns)?)
 }
@@ -140,12 +79,7 @@ fn nodes_batch(bundle: &Bundle) -> Result<RecordBatch> {
 fn edges_batch(bundle: &Bundle) -> Result<RecordBatch> {
     let edges = &bundle.edges;
     let flags = |flag: fn(&super::BundleEdge) -> bool| -> ArrayRef {
-        Arc::new(
-            edges
-                .iter()
-                .map(|e| Some(flag(e)))
-                .collect::<BooleanArray>(),
-        )
+        Arc::new(edges.iter().map(|e| Some(flag(e))).collect::<BooleanArray>())
     };
     let columns: Vec<(&str, ArrayRef)> = vec![
         ("src", strings(edges.iter().map(|e| e.src.as_str()))),
@@ -154,14 +88,8 @@ fn edges_batch(bundle: &Bundle) -> Result<RecordBatch> {
         ("type_checking", flags(|e| e.type_checking)),
         ("conditional", flags(|e| e.conditional)),
         ("local", flags(|e| e.local)),
-        (
-            "line",
-            Arc::new(edges.iter().map(|e| Some(e.line)).collect::<UInt32Array>()),
-        ),
-        (
-            "names",
-            string_lists(edges.iter().map(|e| e.names.as_slice())),
-        ),
+        ("line", Arc::new(edges.iter().map(|e| Some(e.line)).collect::<UInt32Array>())),
+        ("names", string_lists(edges.iter().map(|e| e.names.as_slice()))),
     ];
     Ok(RecordBatch::try_from_iter(columns)?)
 }
@@ -179,50 +107,14 @@ fn symbols_batch(bundle: &Bundle) -> Result<RecordBatch> {
     }
     let columns: Vec<(&str, ArrayRef)> = vec![
         ("module_id", strings(rows.iter().map(|(id, _, _)| *id))),
-        (
-            "qualname",
-            strings(rows.iter().map(|(_, qualname, _)| qualname.as_str())),
-        ),
-        (
-            "name",
-            strings(rows.iter().map(|(_, _, s)| s.name.as_str())),
-        ),
-        (
-            "kind",
-            strings(rows.iter().map(|(_, _, s)| s.kind.as_str())),
-        ),
-        (
-            "line_start",
-            Arc::new(
-                rows.iter()
-                    .map(|(_, _, s)| Some(s.line_start))
-                    .collect::<UInt32Array>(),
-            ),
-        ),
-        (
-            "line_end",
-            Arc::new(
-                rows.iter()
-                    .map(|(_, _, s)| Some(s.line_end))
-                    .collect::<UInt32Array>(),
-            ),
-        ),
-        (
-            "bases",
-            string_lists(rows.iter().map(|(_, _, s)| s.bases.as_slice())),
-        ),
-        (
-            "decorators",
-            string_lists(rows.iter().map(|(_, _, s)| s.decorators.as_slice())),
-        ),
-        (
-            "is_async",
-            Arc::new(
-                rows.iter()
-                    .map(|(_, _, s)| Some(s.is_async))
-                    .collect::<BooleanArray>(),
-            ),
-        ),
+        ("qualname", strings(rows.iter().map(|(_, qualname, _)| qualname.as_str()))),
+        ("name", strings(rows.iter().map(|(_, _, s)| s.name.as_str()))),
+        ("kind", strings(rows.iter().map(|(_, _, s)| s.kind.as_str()))),
+        ("line_start", Arc::new(rows.iter().map(|(_, _, s)| Some(s.line_start)).collect::<UInt32Array>())),
+        ("line_end", Arc::new(rows.iter().map(|(_, _, s)| Some(s.line_end)).collect::<UInt32Array>())),
+        ("bases", string_lists(rows.iter().map(|(_, _, s)| s.bases.as_slice()))),
+        ("decorators", string_lists(rows.iter().map(|(_, _, s)| s.decorators.as_slice()))),
+        ("is_async", Arc::new(rows.iter().map(|(_, _, s)| Some(s.is_async)).collect::<BooleanArray>())),
     ];
     Ok(RecordBatch::try_from_iter(columns)?)
 }

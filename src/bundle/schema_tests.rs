@@ -4,10 +4,7 @@
 
 use super::{Bundle, to_canonical_json};
 
-const SCHEMA_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/schemas/pviz-bundle.schema.json"
-);
+const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/pviz-bundle.schema.json");
 
 #[test]
 fn committed_schema_matches_the_bundle_types() {

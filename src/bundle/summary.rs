@@ -11,13 +11,8 @@ const MAX_CYCLE_MEMBERS_SHOWN: usize = 12;
 pub fn render_summary(bundle: &Bundle) -> String {
     let mut out = String::new();
     let counts = &bundle.counts;
-    let commit = bundle
-        .meta
-        .commit
-        .as_deref()
-        .map_or("working tree".to_string(), |c| {
-            format!("`{}`", &c[..c.len().min(12)])
-        });
+    let commit =
+        bundle.meta.commit.as_deref().map_or("working tree".to_string(), |c| format!("`{}`", &c[..c.len().min(12)]));
     let _ = writeln!(out, "# strata index\n");
     let _ = writeln!(out, "Indexed {commit} ({} source).\n", bundle.meta.source);
     let _ = writeln!(
@@ -41,61 +36,28 @@ pub fn render_summary(bundle: &Bundle) -> String {
         counts.skipped_files
     );
 
-    let cycles: Vec<_> = bundle
-        .cycles
-        .iter()
-        .filter(|cycle| cycle.edges == "all")
-        .take(5)
-        .collect();
+    let cycles: Vec<_> = bundle.cycles.iter().filter(|cycle| cycle.edges == "all").take(5).collect();
     if !cycles.is_empty() {
         let _ = writeln!(out, "## Largest import cycles\n");
         for cycle in cycles {
-            let shown: Vec<String> = cycle
-                .members
-                .iter()
-                .take(MAX_CYCLE_MEMBERS_SHOWN)
-                .map(|m| format!("`{m}`"))
-                .collect();
+            let shown: Vec<String> =
+                cycle.members.iter().take(MAX_CYCLE_MEMBERS_SHOWN).map(|m| format!("`{m}`")).collect();
             let more = cycle.members.len().saturating_sub(MAX_CYCLE_MEMBERS_SHOWN);
-            let suffix = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "- {} modules: {}{suffix}",
-                cycle.size,
-                shown.join(", ")
-            );
+            let suffix = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let _ = writeln!(out, "- {} modules: {}{suffix}", cycle.size, shown.join(", "));
         }
         out.push('\n');
     }
 
     let mut nodes: Vec<&Node> = bundle.nodes.values().collect();
     if !nodes.is_empty() {
-        nodes.sort_by(|a, b| {
-            b.importers_count
-                .cmp(&a.importers_count)
-                .then_with(|| a.id.cmp(&b.id))
-        });
+        nodes.sort_by(|a, b| b.importers_count.cmp(&a.importers_count).then_with(|| a.id.cmp(&b.id)));
         let _ = writeln!(out, "## Most depended on (transitive importers)\n");
-        let _ = writeln!(
-            out,
-            "| module | transitive importers | direct importers |\n|---|---:|---:|"
-        );
+        let _ = writeln!(out, "| module | transitive importers | direct importers |\n|---|---:|---:|");
         for node in nodes.iter().take(TOP_N) {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} |",
-                node.id, node.importers_count, node.direct_importers_count
-            );
+            let _ = writeln!(out, "| `{}` | {} | {} |", node.id, node.importers_count, node.direct_importers_count);
         }
-        nodes.sort_by(|a, b| {
-            b.pagerank
-                .total_cmp(&a.pagerank)
-                .then_with(|| a.id.cmp(&b.id))
-        });
+        nodes.sort_by(|a, b| b.pagerank.total_cmp(&a.pagerank).then_with(|| a.id.cmp(&b.id)));
         let _ = writeln!(out, "\n## Most central (PageRank)\n");
         let _ = writeln!(out, "| module | PageRank |\n|---|---:|");
         for node in nodes.iter().take(TOP_N) {
@@ -104,11 +66,7 @@ pub fn render_summary(bundle: &Bundle) -> String {
         out.push('\n');
     }
 
-    let partial: Vec<&Node> = bundle
-        .nodes
-        .values()
-        .filter(|node| !node.warnings.is_empty())
-        .collect();
+    let partial: Vec<&Node> = bundle.nodes.values().filter(|node| !node.warnings.is_empty()).collect();
     if !partial.is_empty() || !bundle.meta.skipped_files.is_empty() {
         let _ = writeln!(out, "## Files not fully indexed\n");
         for node in partial.iter().take(TOP_N) {
@@ -117,8 +75,7 @@ pub fn render_summary(bundle: &Bundle) -> String {
         for skipped in bundle.meta.skipped_files.iter().take(TOP_N) {
             let _ = writeln!(out, "- `{}` (skipped): {}", skipped.path, skipped.reason);
         }
-        let hidden = partial.len().saturating_sub(TOP_N)
-            + bundle.meta.skipped_files.len().saturating_sub(TOP_N);
+        let hidden = partial.len().saturating_sub(TOP_N) + bundle.meta.skipped_files.len().saturating_sub(TOP_N);
         if hidden > 0 {
             let _ = writeln!(out, "- … {hidden} more in `bundle.json`");
         }

@@ -8,8 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::IndexArgs;
-use crate::config::IndexOptions;
+use crate::config::{IndexOptions, LlmServer};
 use crate::pipeline::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
+use crate::search::embed::embedder_for_choice;
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let options = IndexOptions {
@@ -17,19 +18,25 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         source_roots: args.source_roots.clone(),
         max_file_bytes: args.max_file_bytes,
     };
-    let request = IndexRequest {
-        path: &args.path,
-        rev: &args.rev,
-        out_dir: &args.out,
-        options: &options,
-    };
-    let report = if in_github_actions() {
-        run_index(&request, &LogGroups)?
-    } else if !args.json && std::io::stderr().is_terminal() {
-        run_index(&request, &TerminalProgress::default())?
-    } else {
-        run_index(&request, &Silent)?
-    };
+    let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
+    let runtime = super::runtime()?;
+    let report = runtime.block_on(async {
+        let embedder = embedder_for_choice(args.embedder, server.as_ref(), &args.llm.embedding_model).await?;
+        let request = IndexRequest {
+            path: &args.path,
+            rev: &args.rev,
+            out_dir: &args.out,
+            options: &options,
+            embedder: embedder.as_ref(),
+        };
+        if in_github_actions() {
+            run_index(&request, &LogGroups).await
+        } else if !args.json && std::io::stderr().is_terminal() {
+            run_index(&request, &TerminalProgress::default()).await
+        } else {
+            run_index(&request, &Silent).await
+        }
+    })?;
     print_warnings(&report);
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -57,11 +64,7 @@ fn print_warnings(report: &IndexReport) {
             if let Some(line) = warning.line {
                 properties.push(format!("line={line}"));
             }
-            eprintln!(
-                "::warning {}::{}",
-                properties.join(","),
-                escape_data(&warning.message)
-            );
+            eprintln!("::warning {}::{}", properties.join(","), escape_data(&warning.message));
         } else {
             eprintln!("warning: {location}{}", escape_data(&warning.message));
         }
@@ -69,30 +72,23 @@ fn print_warnings(report: &IndexReport) {
 }
 
 fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()> {
-    let commit = report
-        .commit
-        .as_deref()
-        .map_or("working tree".to_string(), |c| {
-            c[..c.len().min(12)].to_string()
-        });
+    let commit = report.commit.as_deref().map_or("working tree".to_string(), |c| c[..c.len().min(12)].to_string());
     writeln!(
         out,
-        "indexed {commit}: {} modules, {} import edges, {} cycles (largest {}), {} warnings",
+        "indexed {commit}: {} modules, {} import edges, {} cycles (largest {}), {} chunks ({}), {} warnings",
         report.n_modules,
         report.n_edges,
         report.n_cycles,
         report.largest_cycle,
+        report.n_chunks,
+        report.embedder,
         report.warnings.len()
     )?;
-    let timings: Vec<String> = report
-        .timings_ms
-        .iter()
-        .map(|(stage, ms)| format!("{stage} {ms} ms"))
-        .collect();
+    let timings: Vec<String> = report.timings_ms.iter().map(|(stage, ms)| format!("{stage} {ms} ms")).collect();
     writeln!(out, "{}", timings.join(", "))?;
     writeln!(
         out,
-        "wrote {}/{{bundle.json,nodes.parquet,edges.parquet,symbols.parquet,graph.html,summary.md,manifest.json}}",
+        "wrote {}/{{bundle.json,nodes.parquet,edges.parquet,symbols.parquet,graph.html,summary.md,lancedb,manifest.json}}",
         report.out_dir
     )?;
     Ok(())
@@ -108,9 +104,8 @@ impl IndexObserver for TerminalProgress {
     fn stage_started(&self, stage: Stage, n_items: usize) {
         let bar = if n_items > 0 {
             let bar = ProgressBar::new(n_items as u64);
-            let style =
-                ProgressStyle::with_template("{prefix:>6} [{bar:30}] {pos}/{len} files {elapsed}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar());
+            let style = ProgressStyle::with_template("{prefix:>6} [{bar:30}] {pos}/{len} files {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         } else {
@@ -144,11 +139,7 @@ struct LogGroups;
 
 impl IndexObserver for LogGroups {
     fn stage_started(&self, stage: Stage, n_items: usize) {
-        let detail = if n_items > 0 {
-            format!(" ({n_items} files)")
-        } else {
-            String::new()
-        };
+        let detail = if n_items > 0 { format!(" ({n_items} files)") } else { String::new() };
         eprintln!("::group::strata {}{detail}", stage.as_str());
     }
 

@@ -1,6 +1,15 @@
 //! One file per subcommand. This is the only layer that prints or chooses exit codes.
 
+mod ask;
 mod index;
 mod output;
 
+use anyhow::{Context, Result};
+
+pub use ask::run_ask_command;
 pub use index::run_index_command;
+
+/// The async runtime for LanceDB and HTTP clients; parsing keeps using rayon's pool.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
+}

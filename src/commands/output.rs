@@ -13,9 +13,7 @@ pub const MAX_ANNOTATIONS: usize = 10;
 
 /// Escapes an annotation message (`%`, `\r`, `\n`).
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Escapes an annotation property (also `:` and `,`).

@@ -26,11 +26,7 @@ pub fn folder_of(id: &str) -> &str {
 pub fn folder_index(graph: &ImportGraph) -> BTreeMap<String, FolderEntry> {
     let mut folders: BTreeMap<String, FolderEntry> = BTreeMap::new();
     for module in &graph.index.modules {
-        folders
-            .entry(folder_of(&module.id).to_string())
-            .or_default()
-            .modules
-            .push(module.id.clone());
+        folders.entry(folder_of(&module.id).to_string()).or_default().modules.push(module.id.clone());
     }
     for (src, dst) in graph.edge_pairs(false) {
         let src_folder = folder_of(&graph.index.modules[src].id);

@@ -37,10 +37,8 @@ pub fn compute_metrics(graph: &ImportGraph) -> GraphMetrics {
     let all_graph = petgraph_of(n_modules, &all_edges);
     let components = tarjan_scc(&all_graph);
     let (scc_size, cycles) = component_sizes(n_modules, &components);
-    let (scc_size_runtime, cycles_runtime) = component_sizes(
-        n_modules,
-        &tarjan_scc(&petgraph_of(n_modules, &runtime_edges)),
-    );
+    let (scc_size_runtime, cycles_runtime) =
+        component_sizes(n_modules, &tarjan_scc(&petgraph_of(n_modules, &runtime_edges)));
 
     let mut direct_importers_count = vec![0; n_modules];
     let mut imports_count = vec![0; n_modules];
@@ -71,10 +69,7 @@ fn petgraph_of(n_modules: usize, edges: &[(usize, usize)]) -> DiGraph<(), ()> {
     graph
 }
 
-fn component_sizes(
-    n_modules: usize,
-    components: &[Vec<NodeIndex>],
-) -> (Vec<usize>, Vec<Vec<usize>>) {
+fn component_sizes(n_modules: usize, components: &[Vec<NodeIndex>]) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut sizes = vec![1; n_modules];
     let mut cycles = Vec::new();
     for component in components.iter().filter(|component| component.len() > 1) {
@@ -94,11 +89,7 @@ fn component_sizes(
 /// `components` is tarjan's output: reverse topological order, so a component's importers come after it.
 /// Walking the list backwards visits importers first, and each component's set of ancestor components is
 /// the union of its direct importers' sets plus those importers themselves.
-fn transitive_dependents(
-    n_modules: usize,
-    edges: &[(usize, usize)],
-    components: &[Vec<NodeIndex>],
-) -> Vec<usize> {
+fn transitive_dependents(n_modules: usize, edges: &[(usize, usize)], components: &[Vec<NodeIndex>]) -> Vec<usize> {
     let n_components = components.len();
     let mut component_of = vec![0; n_modules];
     for (component_index, component) in components.iter().enumerate() {
@@ -121,17 +112,12 @@ fn transitive_dependents(
             set.insert(importer);
             set.union_with(&ancestors[importer]);
         }
-        counts[component_index] = set
-            .ones()
-            .map(|ancestor| components[ancestor].len())
-            .sum::<usize>()
+        counts[component_index] = set.ones().map(|ancestor| components[ancestor].len()).sum::<usize>()
             + components[component_index].len()
             - 1;
         ancestors[component_index] = set;
     }
-    (0..n_modules)
-        .map(|module| counts[component_of[module]])
-        .collect()
+    (0..n_modules).map(|module| counts[component_of[module]]).collect()
 }
 
 /// PageRank where an import is a vote for the imported module. Modules that import nothing spread their
@@ -147,10 +133,7 @@ fn pagerank(n_modules: usize, edges: &[(usize, usize)]) -> Vec<f64> {
     }
     let mut rank = vec![1.0 / n; n_modules];
     for _ in 0..PAGERANK_MAX_ITERATIONS {
-        let dangling: f64 = (0..n_modules)
-            .filter(|&m| out_degree[m] == 0)
-            .map(|m| rank[m])
-            .sum();
+        let dangling: f64 = (0..n_modules).filter(|&m| out_degree[m] == 0).map(|m| rank[m]).sum();
         let base = (1.0 - PAGERANK_DAMPING) / n + PAGERANK_DAMPING * dangling / n;
         let mut next = vec![base; n_modules];
         for &(src, dst) in edges {
@@ -198,10 +181,7 @@ mod tests {
 
     #[test]
     fn cycles_are_listed_largest_first() {
-        let (sizes, cycles) = component_sizes(
-            5,
-            &components_of(5, &[(0, 1), (1, 0), (2, 3), (3, 4), (4, 2)]),
-        );
+        let (sizes, cycles) = component_sizes(5, &components_of(5, &[(0, 1), (1, 0), (2, 3), (3, 4), (4, 2)]));
         assert_eq!(sizes, [2, 2, 3, 3, 3]);
         assert_eq!(cycles, vec![vec![2, 3, 4], vec![0, 1]]);
     }

@@ -55,10 +55,7 @@ impl ImportGraph {
 
     /// Edges as (src, dst) pairs, optionally leaving out `type_checking` ones.
     pub fn edge_pairs(&self, runtime_only: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.edges
-            .iter()
-            .filter(move |edge| !(runtime_only && edge.type_checking))
-            .map(|edge| (edge.src, edge.dst))
+        self.edges.iter().filter(move |edge| !(runtime_only && edge.type_checking)).map(|edge| (edge.src, edge.dst))
     }
 }
 
@@ -98,9 +95,5 @@ pub fn build_import_graph(index: ModuleIndex, facts: &[&FileFacts]) -> ImportGra
             edge
         })
         .collect();
-    ImportGraph {
-        index,
-        edges,
-        externals,
-    }
+    ImportGraph { index, edges, externals }
 }

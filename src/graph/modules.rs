@@ -31,22 +31,13 @@ pub struct ModuleIndex {
 impl ModuleIndex {
     /// Builds the index from module file paths. `configured_roots` replaces root detection when not
     /// empty. Returns warnings for files that shadow each other (`a.py` beside `a/__init__.py`).
-    pub fn new(
-        paths: &[String],
-        configured_roots: &[String],
-    ) -> (ModuleIndex, Vec<(String, String)>) {
+    pub fn new(paths: &[String], configured_roots: &[String]) -> (ModuleIndex, Vec<(String, String)>) {
         let source_roots = if configured_roots.is_empty() {
             detect_source_roots(paths)
         } else {
-            configured_roots
-                .iter()
-                .map(|root| root.trim_matches('/').to_string())
-                .collect()
+            configured_roots.iter().map(|root| root.trim_matches('/').to_string()).collect()
         };
-        let mut modules: Vec<ModuleFile> = paths
-            .iter()
-            .map(|path| module_file(path, &source_roots))
-            .collect();
+        let mut modules: Vec<ModuleFile> = paths.iter().map(|path| module_file(path, &source_roots)).collect();
         modules.sort_by(|a, b| a.id.cmp(&b.id));
 
         let mut by_name = HashMap::new();
@@ -75,24 +66,9 @@ impl ModuleIndex {
         let top_level_names = modules
             .iter()
             .filter(|module| module.importable)
-            .map(|module| {
-                module
-                    .name
-                    .split('.')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string()
-            })
+            .map(|module| module.name.split('.').next().unwrap_or_default().to_string())
             .collect();
-        (
-            ModuleIndex {
-                modules,
-                by_name,
-                top_level_names,
-                source_roots,
-            },
-            warnings,
-        )
+        (ModuleIndex { modules, by_name, top_level_names, source_roots }, warnings)
     }
 
     pub fn by_name(&self, name: &str) -> Option<usize> {
@@ -140,12 +116,7 @@ fn module_file(path: &str, source_roots: &[String]) -> ModuleFile {
         None => (stem, false),
     };
     let importable = !stem.split('/').any(|segment| segment.contains('.'));
-    ModuleFile {
-        id: path.to_string(),
-        name: stem.replace('/', "."),
-        is_package,
-        importable,
-    }
+    ModuleFile { id: path.to_string(), name: stem.replace('/', "."), is_package, importable }
 }
 
 #[cfg(test)]
@@ -158,10 +129,7 @@ mod tests {
 
     #[test]
     fn src_layout_and_packages() {
-        let (index, warnings) = ModuleIndex::new(
-            &paths(&["src/pkg/__init__.py", "src/pkg/a.py", "setup.py"]),
-            &[],
-        );
+        let (index, warnings) = ModuleIndex::new(&paths(&["src/pkg/__init__.py", "src/pkg/a.py", "setup.py"]), &[]);
         assert!(warnings.is_empty());
         let names: Vec<&str> = index.modules.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["setup", "pkg", "pkg.a"]);
@@ -178,24 +146,15 @@ mod tests {
     #[test]
     fn package_shadows_module_of_the_same_name() {
         let (index, warnings) = ModuleIndex::new(&paths(&["a.py", "a/__init__.py"]), &[]);
-        assert_eq!(
-            index.modules[index.by_name("a").unwrap()].id,
-            "a/__init__.py"
-        );
+        assert_eq!(index.modules[index.by_name("a").unwrap()].id, "a/__init__.py");
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].0, "a.py");
     }
 
     #[test]
     fn regression_dotted_folders_are_not_importable() {
-        let (index, _) = ModuleIndex::new(
-            &paths(&[
-                "qq/__init__.py",
-                "qq/dot.ted/__init__.py",
-                "qq/dot.ted/m.py",
-            ]),
-            &[],
-        );
+        let (index, _) =
+            ModuleIndex::new(&paths(&["qq/__init__.py", "qq/dot.ted/__init__.py", "qq/dot.ted/m.py"]), &[]);
         assert_eq!(index.longest_prefix("qq.dot.ted.m"), index.by_name("qq"));
         assert!(index.by_name("qq.dot.ted").is_none());
         assert_eq!(index.modules.len(), 3);

@@ -49,78 +49,36 @@ pub struct ModuleImports {
 }
 
 /// Resolves the imports of module `src` against the repository.
-pub fn resolve_module_imports(
-    index: &ModuleIndex,
-    src: usize,
-    imports: &[ImportStatement],
-) -> ModuleImports {
+pub fn resolve_module_imports(index: &ModuleIndex, src: usize, imports: &[ImportStatement]) -> ModuleImports {
     let mut resolved = ModuleImports::default();
     for import in imports {
         match &import.target {
             ImportTarget::Module { module } => {
-                resolve_absolute(
-                    index,
-                    module,
-                    None,
-                    ImportForm::Import,
-                    import,
-                    &mut resolved,
-                );
+                resolve_absolute(index, module, None, ImportForm::Import, import, &mut resolved);
             }
-            ImportTarget::From {
-                level: 0,
-                module,
-                names,
-            } => {
+            ImportTarget::From { level: 0, module, names } => {
                 for name in names {
-                    resolve_absolute(
-                        index,
-                        module,
-                        Some(name),
-                        ImportForm::From,
-                        import,
-                        &mut resolved,
-                    );
+                    resolve_absolute(index, module, Some(name), ImportForm::From, import, &mut resolved);
                 }
             }
             ImportTarget::Star { level: 0, module } => {
                 resolve_absolute(index, module, None, ImportForm::Star, import, &mut resolved);
             }
-            ImportTarget::From {
-                level,
-                module,
-                names,
-            } => {
+            ImportTarget::From { level, module, names } => {
                 let Some(base) = relative_base(index, src, *level, module) else {
                     let prefix = relative_text(*level, module);
                     let separator = if module.is_empty() { "" } else { "." };
-                    resolved.unresolved.extend(
-                        names
-                            .iter()
-                            .map(|name| format!("{prefix}{separator}{name}")),
-                    );
+                    resolved.unresolved.extend(names.iter().map(|name| format!("{prefix}{separator}{name}")));
                     continue;
                 };
                 for name in names {
-                    let found = index
-                        .by_name(&join(&base, name))
-                        .or_else(|| index.longest_prefix(&base));
-                    push_internal(
-                        &mut resolved,
-                        found,
-                        ImportForm::From,
-                        import,
-                        Some(name),
-                        || join(&base, name),
-                    );
+                    let found = index.by_name(&join(&base, name)).or_else(|| index.longest_prefix(&base));
+                    push_internal(&mut resolved, found, ImportForm::From, import, Some(name), || join(&base, name));
                 }
             }
             ImportTarget::Star { level, module } => {
-                let found = relative_base(index, src, *level, module)
-                    .and_then(|base| index.longest_prefix(&base));
-                push_internal(&mut resolved, found, ImportForm::Star, import, None, || {
-                    relative_text(*level, module)
-                });
+                let found = relative_base(index, src, *level, module).and_then(|base| index.longest_prefix(&base));
+                push_internal(&mut resolved, found, ImportForm::Star, import, None, || relative_text(*level, module));
             }
         }
     }
@@ -138,18 +96,12 @@ fn resolve_absolute(
 ) {
     let top_level = module.split('.').next().unwrap_or_default();
     if !index.is_internal_top_level(top_level) {
-        let bucket = if is_stdlib(top_level) {
-            &mut resolved.stdlib
-        } else {
-            &mut resolved.third_party
-        };
+        let bucket = if is_stdlib(top_level) { &mut resolved.stdlib } else { &mut resolved.third_party };
         bucket.insert(top_level.to_string());
         return;
     }
     let found = match name {
-        Some(name) => index
-            .by_name(&join(module, name))
-            .or_else(|| index.longest_prefix(module)),
+        Some(name) => index.by_name(&join(module, name)).or_else(|| index.longest_prefix(module)),
         None => index.longest_prefix(module),
     };
     push_internal(resolved, found, form, import, name, || match name {
@@ -184,11 +136,7 @@ fn push_internal(
 /// package (Python's "attempted relative import beyond top-level package").
 fn relative_base(index: &ModuleIndex, src: usize, level: u32, module: &str) -> Option<String> {
     let current = &index.modules[src];
-    let mut package: &str = if current.is_package {
-        &current.name
-    } else {
-        parent(&current.name)
-    };
+    let mut package: &str = if current.is_package { &current.name } else { parent(&current.name) };
     for _ in 1..level {
         package = parent(package);
     }
@@ -219,19 +167,11 @@ mod tests {
     use super::*;
 
     fn index(paths: &[&str]) -> ModuleIndex {
-        ModuleIndex::new(
-            &paths.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            &[],
-        )
-        .0
+        ModuleIndex::new(&paths.iter().map(|p| p.to_string()).collect::<Vec<_>>(), &[]).0
     }
 
     fn import(target: ImportTarget) -> ImportStatement {
-        ImportStatement {
-            target,
-            line: 1,
-            context: ImportContext::default(),
-        }
+        ImportStatement { target, line: 1, context: ImportContext::default() }
     }
 
     fn from(level: u32, module: &str, names: &[&str]) -> ImportStatement {
@@ -243,11 +183,7 @@ mod tests {
     }
 
     fn targets(index: &ModuleIndex, resolved: &ModuleImports) -> Vec<String> {
-        resolved
-            .internal
-            .iter()
-            .map(|edge| index.modules[edge.dst].id.clone())
-            .collect()
+        resolved.internal.iter().map(|edge| index.modules[edge.dst].id.clone()).collect()
     }
 
     #[test]
@@ -260,26 +196,14 @@ mod tests {
 
     #[test]
     fn relative_imports_at_several_levels() {
-        let index = index(&[
-            "p/__init__.py",
-            "p/x.py",
-            "p/sub/__init__.py",
-            "p/sub/deep.py",
-        ]);
+        let index = index(&["p/__init__.py", "p/x.py", "p/sub/__init__.py", "p/sub/deep.py"]);
         let deep = index.by_name("p.sub.deep").unwrap();
         let resolved = resolve_module_imports(
             &index,
             deep,
-            &[
-                from(1, "", &["__init__"]),
-                from(2, "x", &["f"]),
-                from(2, "", &["x"]),
-            ],
+            &[from(1, "", &["__init__"]), from(2, "x", &["f"]), from(2, "", &["x"])],
         );
-        assert_eq!(
-            targets(&index, &resolved),
-            ["p/sub/__init__.py", "p/x.py", "p/x.py"]
-        );
+        assert_eq!(targets(&index, &resolved), ["p/sub/__init__.py", "p/x.py", "p/x.py"]);
         let init = index.by_name("p.sub").unwrap();
         let resolved = resolve_module_imports(&index, init, &[from(1, "", &["deep"])]);
         assert_eq!(targets(&index, &resolved), ["p/sub/deep.py"]);
@@ -291,10 +215,7 @@ mod tests {
         let src = index.by_name("p.a").unwrap();
         let resolved = resolve_module_imports(&index, src, &[from(4, "nowhere", &["x"])]);
         assert!(resolved.internal.is_empty());
-        assert_eq!(
-            resolved.unresolved.iter().collect::<Vec<_>>(),
-            ["....nowhere.x"]
-        );
+        assert_eq!(resolved.unresolved.iter().collect::<Vec<_>>(), ["....nowhere.x"]);
     }
 
     #[test]
@@ -302,15 +223,9 @@ mod tests {
         let index = index(&["p/__init__.py", "p/a.py", "q.py"]);
         let src = index.by_name("q").unwrap();
         let statements = [
-            import(ImportTarget::Module {
-                module: "p.a.missing".into(),
-            }),
-            import(ImportTarget::Module {
-                module: "os.path".into(),
-            }),
-            import(ImportTarget::Module {
-                module: "numpy".into(),
-            }),
+            import(ImportTarget::Module { module: "p.a.missing".into() }),
+            import(ImportTarget::Module { module: "os.path".into() }),
+            import(ImportTarget::Module { module: "numpy".into() }),
         ];
         let resolved = resolve_module_imports(&index, src, &statements);
         assert_eq!(targets(&index, &resolved), ["p/a.py"]);

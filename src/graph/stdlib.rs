@@ -323,12 +323,7 @@ mod tests {
     #[test]
     fn list_is_sorted_and_knows_common_modules() {
         assert!(STDLIB_MODULES.windows(2).all(|pair| pair[0] < pair[1]));
-        assert!(
-            is_stdlib("os")
-                && is_stdlib("__future__")
-                && is_stdlib("typing")
-                && is_stdlib("distutils")
-        );
+        assert!(is_stdlib("os") && is_stdlib("__future__") && is_stdlib("typing") && is_stdlib("distutils"));
         assert!(!is_stdlib("django") && !is_stdlib("requests"));
     }
 }

@@ -6,28 +6,13 @@
 
 use super::EntryPointKind;
 
-const HTTP_METHODS: &[&str] = &[
-    "get",
-    "post",
-    "put",
-    "delete",
-    "patch",
-    "head",
-    "options",
-    "trace",
-    "route",
-    "api_route",
-    "websocket",
-];
+const HTTP_METHODS: &[&str] =
+    &["get", "post", "put", "delete", "patch", "head", "options", "trace", "route", "api_route", "websocket"];
 
 /// The entry-point kind a decorator declares, if any. `callee` is the decorator expression without its
 /// call arguments (`app.get` for `@app.get("/x")`); `first_arg_is_string` tells whether the call's first
 /// argument is a string literal, which is what separates `@app.get("/path")` from `@cache.get`.
-pub fn entry_point_kind(
-    callee: &str,
-    is_call: bool,
-    first_arg_is_string: bool,
-) -> Option<EntryPointKind> {
+pub fn entry_point_kind(callee: &str, is_call: bool, first_arg_is_string: bool) -> Option<EntryPointKind> {
     let (receiver, last) = match callee.rsplit_once('.') {
         Some((receiver, last)) => (Some(receiver), last),
         None => (None, callee),
@@ -49,40 +34,19 @@ mod tests {
 
     #[test]
     fn routes_need_a_receiver_a_call_and_a_path() {
-        assert_eq!(
-            entry_point_kind("app.get", true, true),
-            Some(EntryPointKind::HttpRoute)
-        );
-        assert_eq!(
-            entry_point_kind("bp.route", true, true),
-            Some(EntryPointKind::HttpRoute)
-        );
+        assert_eq!(entry_point_kind("app.get", true, true), Some(EntryPointKind::HttpRoute));
+        assert_eq!(entry_point_kind("bp.route", true, true), Some(EntryPointKind::HttpRoute));
         assert_eq!(entry_point_kind("cache.get", true, false), None);
         assert_eq!(entry_point_kind("get", true, true), None);
     }
 
     #[test]
     fn commands_and_tasks() {
-        assert_eq!(
-            entry_point_kind("click.command", true, false),
-            Some(EntryPointKind::CliCommand)
-        );
-        assert_eq!(
-            entry_point_kind("app.command", false, false),
-            Some(EntryPointKind::CliCommand)
-        );
-        assert_eq!(
-            entry_point_kind("shared_task", false, false),
-            Some(EntryPointKind::Task)
-        );
-        assert_eq!(
-            entry_point_kind("celery_app.task", true, false),
-            Some(EntryPointKind::Task)
-        );
-        assert_eq!(
-            entry_point_kind("dramatiq.actor", false, false),
-            Some(EntryPointKind::Task)
-        );
+        assert_eq!(entry_point_kind("click.command", true, false), Some(EntryPointKind::CliCommand));
+        assert_eq!(entry_point_kind("app.command", false, false), Some(EntryPointKind::CliCommand));
+        assert_eq!(entry_point_kind("shared_task", false, false), Some(EntryPointKind::Task));
+        assert_eq!(entry_point_kind("celery_app.task", true, false), Some(EntryPointKind::Task));
+        assert_eq!(entry_point_kind("dramatiq.actor", false, false), Some(EntryPointKind::Task));
         assert_eq!(entry_point_kind("task", false, false), None);
         assert_eq!(entry_point_kind("property", false, false), None);
     }

@@ -39,11 +39,7 @@ pub enum ImportTarget {
     /// `import a.b.c` (an alias does not change what is imported).
     Module { module: String },
     /// `from ..p.q import x, y`: `level` leading dots, then `module` (possibly empty).
-    From {
-        level: u32,
-        module: String,
-        names: Vec<String>,
-    },
+    From { level: u32, module: String, names: Vec<String> },
     /// `from p import *`.
     Star { level: u32, module: String },
 }

@@ -10,10 +10,15 @@ mod parse;
 mod text;
 
 pub use facts::{
-    EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol,
-    SymbolKind,
+    EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol, SymbolKind,
 };
 pub use parse::{ParsedFile, parse_python_file};
+
+/// A file's text as the parser saw it (declared Latin-1 or lossy UTF-8, lone `\r` as line breaks), so
+/// code chunks quote the same lines that symbols' line numbers point to.
+pub fn decode_python_source(bytes: &[u8]) -> String {
+    text::decode_source(bytes).0.into_owned()
+}
 
 #[cfg(test)]
 mod tests;

@@ -11,10 +11,7 @@ use tree_sitter::{Node, Parser, Tree};
 
 use super::decorators::entry_point_kind;
 use super::text::{decode_source, end_line, node_text, start_line, string_literal_value};
-use super::{
-    EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol,
-    SymbolKind,
-};
+use super::{EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol, SymbolKind};
 
 /// Facts plus the problems met while extracting them (which never stop extraction).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,16 +34,11 @@ pub fn parse_python_file(bytes: &[u8]) -> ParsedFile {
     }
     let Some(tree) = parse_tree(&source) else {
         warnings.push("tree-sitter gave up on this file; no facts extracted".to_string());
-        return ParsedFile {
-            facts: FileFacts::default(),
-            warnings,
-        };
+        return ParsedFile { facts: FileFacts::default(), warnings };
     };
     let mut facts = extract_facts(&tree, &source);
     if let Some(line) = facts.first_syntax_error_line {
-        warnings.push(format!(
-            "syntax error near line {line}; facts extracted from the recovered tree"
-        ));
+        warnings.push(format!("syntax error near line {line}; facts extracted from the recovered tree"));
     }
     facts.n_lines = count_lines(&source);
     ParsedFile { facts, warnings }
@@ -57,9 +49,7 @@ fn parse_tree(source: &str) -> Option<Tree> {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_python::LANGUAGE.into())
-                .ok()?;
+            parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
             *slot = Some(parser);
         }
         slot.as_mut()?.parse(source, None)
@@ -110,11 +100,7 @@ struct Extractor<'s> {
 
 fn extract_facts(tree: &Tree, source: &str) -> FileFacts {
     let root = tree.root_node();
-    let mut extractor = Extractor {
-        source,
-        facts: FileFacts::default(),
-        public_names: Vec::new(),
-    };
+    let mut extractor = Extractor { source, facts: FileFacts::default(), public_names: Vec::new() };
     extractor.facts.docstring = module_docstring(root, source);
     extractor.walk(root);
     if root.has_error() {
@@ -129,8 +115,7 @@ fn extract_facts(tree: &Tree, source: &str) -> FileFacts {
 
 impl Extractor<'_> {
     fn walk(&mut self, root: Node<'_>) {
-        let mut stack: Vec<(Node<'_>, Scope, Vec<String>)> =
-            vec![(root, Scope::default(), Vec::new())];
+        let mut stack: Vec<(Node<'_>, Scope, Vec<String>)> = vec![(root, Scope::default(), Vec::new())];
         while let Some((node, scope, decorators)) = stack.pop() {
             let mut children = Vec::new();
             self.visit(node, &scope, decorators, &mut children);
@@ -155,9 +140,7 @@ impl Extractor<'_> {
                 }
             }
             "import_statement" => self.record_plain_import(node, scope),
-            "import_from_statement" | "future_import_statement" => {
-                self.record_from_import(node, scope)
-            }
+            "import_from_statement" | "future_import_statement" => self.record_from_import(node, scope),
             "if_statement" => self.visit_if(node, scope, queue),
             "elif_clause"
             | "else_clause"
@@ -215,9 +198,7 @@ impl Extractor<'_> {
             };
             if let Some(dotted) = dotted {
                 self.push_import(
-                    ImportTarget::Module {
-                        module: node_text(dotted, self.source).to_string(),
-                    },
+                    ImportTarget::Module { module: node_text(dotted, self.source).to_string() },
                     node,
                     scope,
                 );
@@ -227,17 +208,13 @@ impl Extractor<'_> {
 
     fn record_from_import(&mut self, node: Node<'_>, scope: &Scope) {
         let (level, module) = match node.child_by_field_name("module_name") {
-            Some(module_name) if module_name.kind() == "relative_import" => {
-                relative_module(module_name, self.source)
-            }
+            Some(module_name) if module_name.kind() == "relative_import" => relative_module(module_name, self.source),
             Some(module_name) => (0, compact_dotted(node_text(module_name, self.source))),
             // `future_import_statement` has no module field.
             None => (0, "__future__".to_string()),
         };
         let mut cursor = node.walk();
-        let is_star = node
-            .named_children(&mut cursor)
-            .any(|child| child.kind() == "wildcard_import");
+        let is_star = node.named_children(&mut cursor).any(|child| child.kind() == "wildcard_import");
         if is_star {
             self.push_import(ImportTarget::Star { level, module }, node, scope);
             return;
@@ -251,37 +228,17 @@ impl Extractor<'_> {
             })
             .map(|name| compact_dotted(node_text(name, self.source)))
             .collect();
-        self.push_import(
-            ImportTarget::From {
-                level,
-                module,
-                names,
-            },
-            node,
-            scope,
-        );
+        self.push_import(ImportTarget::From { level, module, names }, node, scope);
     }
 
     fn push_import(&mut self, target: ImportTarget, node: Node<'_>, scope: &Scope) {
-        self.facts.imports.push(ImportStatement {
-            target,
-            line: start_line(node),
-            context: scope.import_context,
-        });
+        self.facts.imports.push(ImportStatement { target, line: start_line(node), context: scope.import_context });
     }
 
-    fn visit_if<'t>(
-        &mut self,
-        node: Node<'t>,
-        scope: &Scope,
-        queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
-    ) {
+    fn visit_if<'t>(&mut self, node: Node<'t>, scope: &Scope, queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>) {
         let condition = node.child_by_field_name("condition");
-        let guarded =
-            condition.is_some_and(|condition| is_type_checking_guard(condition, self.source));
-        if scope.is_module_level()
-            && condition.is_some_and(|condition| is_main_guard(condition, self.source))
-        {
+        let guarded = condition.is_some_and(|condition| is_type_checking_guard(condition, self.source));
+        if scope.is_module_level() && condition.is_some_and(|condition| is_main_guard(condition, self.source)) {
             self.facts.entry_points.push(EntryPoint {
                 kind: EntryPointKind::Main,
                 symbol: None,
@@ -290,11 +247,7 @@ impl Extractor<'_> {
             });
         }
         if let Some(consequence) = node.child_by_field_name("consequence") {
-            let body_scope = if guarded {
-                scope.type_checking()
-            } else {
-                scope.conditional()
-            };
+            let body_scope = if guarded { scope.type_checking() } else { scope.conditional() };
             queue.push((consequence, body_scope, Vec::new()));
         }
         let mut cursor = node.walk();
@@ -310,15 +263,11 @@ impl Extractor<'_> {
         decorators: Vec<String>,
         queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
     ) {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| node_text(n, self.source).to_string());
+        let name = node.child_by_field_name("name").map(|n| node_text(n, self.source).to_string());
         if let Some(name) = name.filter(|_| !scope.in_function) {
             let is_async = node.child(0).is_some_and(|first| first.kind() == "async");
             let (kind, qualname) = match &scope.class_name {
-                Some(class_name) if scope.in_class => {
-                    (SymbolKind::Method, format!("{class_name}.{name}"))
-                }
+                Some(class_name) if scope.in_class => (SymbolKind::Method, format!("{class_name}.{name}")),
                 _ => (SymbolKind::Function, name.clone()),
             };
             if scope.is_module_level() {
@@ -353,9 +302,7 @@ impl Extractor<'_> {
         decorators: Vec<String>,
         queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
     ) {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| node_text(n, self.source).to_string());
+        let name = node.child_by_field_name("name").map(|n| node_text(n, self.source).to_string());
         let Some(name) = name else { return };
         // Nested classes are walked for imports but recorded under their outer class's qualname.
         let qualname = match &scope.class_name {
@@ -393,26 +340,17 @@ impl Extractor<'_> {
         let mut cursor = arguments.walk();
         arguments
             .named_children(&mut cursor)
-            .filter(|argument| {
-                argument.kind() != "keyword_argument" && argument.kind() != "comment"
-            })
+            .filter(|argument| argument.kind() != "keyword_argument" && argument.kind() != "comment")
             .map(|argument| compact_whitespace(node_text(argument, self.source)))
             .collect()
     }
 
     fn decorator_text(&self, decorator: Node<'_>) -> String {
-        let text = node_text(decorator, self.source)
-            .trim_start_matches('@')
-            .trim();
+        let text = node_text(decorator, self.source).trim_start_matches('@').trim();
         compact_whitespace(text)
     }
 
-    fn record_decorated_entry_points(
-        &mut self,
-        decorators: &[String],
-        qualname: &str,
-        node: Node<'_>,
-    ) {
+    fn record_decorated_entry_points(&mut self, decorators: &[String], qualname: &str, node: Node<'_>) {
         for decorator in decorators {
             let (callee, arguments) = match decorator.split_once('(') {
                 Some((callee, arguments)) => (callee.trim(), Some(arguments.trim_start())),
@@ -450,9 +388,7 @@ impl Extractor<'_> {
                 }
             }
             "call" => {
-                let callee = expression
-                    .child_by_field_name("function")
-                    .map(|f| node_text(f, self.source));
+                let callee = expression.child_by_field_name("function").map(|f| node_text(f, self.source));
                 if matches!(callee, Some("__all__.extend" | "__all__.append"))
                     && let Some(arguments) = expression.child_by_field_name("arguments")
                 {
@@ -496,12 +432,7 @@ impl Extractor<'_> {
 /// call argument lists (`__all__.extend([...])`).
 fn collect_string_elements(node: Node<'_>, source: &str, names: &mut Vec<String>) {
     match node.kind() {
-        "list"
-        | "tuple"
-        | "set"
-        | "parenthesized_expression"
-        | "argument_list"
-        | "binary_operator" => {
+        "list" | "tuple" | "set" | "parenthesized_expression" | "argument_list" | "binary_operator" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
                 collect_string_elements(child, source, names);
@@ -514,9 +445,7 @@ fn collect_string_elements(node: Node<'_>, source: &str, names: &mut Vec<String>
 
 fn module_docstring(root: Node<'_>, source: &str) -> Option<String> {
     let mut cursor = root.walk();
-    let first = root
-        .named_children(&mut cursor)
-        .find(|child| child.kind() != "comment")?;
+    let first = root.named_children(&mut cursor).find(|child| child.kind() != "comment")?;
     if first.kind() != "expression_statement" {
         return None;
     }
@@ -561,8 +490,7 @@ fn is_main_guard(condition: Node<'_>, source: &str) -> bool {
     let is_name = |n: &Node<'_>| n.kind() == "identifier" && node_text(*n, source) == "__name__";
     let is_main = |n: &Node<'_>| string_literal_value(*n, source).as_deref() == Some("__main__");
     operands.len() == 2
-        && ((is_name(&operands[0]) && is_main(&operands[1]))
-            || (is_main(&operands[0]) && is_name(&operands[1])))
+        && ((is_name(&operands[0]) && is_main(&operands[1])) || (is_main(&operands[0]) && is_name(&operands[1])))
 }
 
 fn starts_with_string_literal(arguments: &str) -> bool {
@@ -572,9 +500,7 @@ fn starts_with_string_literal(arguments: &str) -> bool {
 
 /// `a . b` (legal Python) → `a.b`.
 fn compact_dotted(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace() && *c != '\\')
-        .collect()
+    text.chars().filter(|c| !c.is_whitespace() && *c != '\\').collect()
 }
 
 fn compact_whitespace(text: &str) -> String {

@@ -7,32 +7,18 @@ fn facts(source: &str) -> FileFacts {
 }
 
 fn targets(facts: &FileFacts) -> Vec<(ImportTarget, ImportContext)> {
-    facts
-        .imports
-        .iter()
-        .map(|import| (import.target.clone(), import.context))
-        .collect()
+    facts.imports.iter().map(|import| (import.target.clone(), import.context)).collect()
 }
 
 fn module(name: &str) -> ImportTarget {
-    ImportTarget::Module {
-        module: name.to_string(),
-    }
+    ImportTarget::Module { module: name.to_string() }
 }
 
 fn from(level: u32, module: &str, names: &[&str]) -> ImportTarget {
-    ImportTarget::From {
-        level,
-        module: module.to_string(),
-        names: names.iter().map(|n| n.to_string()).collect(),
-    }
+    ImportTarget::From { level, module: module.to_string(), names: names.iter().map(|n| n.to_string()).collect() }
 }
 
-const PLAIN: ImportContext = ImportContext {
-    type_checking: false,
-    conditional: false,
-    local: false,
-};
+const PLAIN: ImportContext = ImportContext { type_checking: false, conditional: false, local: false };
 
 #[test]
 fn every_import_form() {
@@ -46,20 +32,11 @@ fn every_import_form() {
             (module("d"), PLAIN),
             (from(1, "", &["x"]), PLAIN),
             (from(2, "p", &["m", "n"]), PLAIN),
-            (
-                ImportTarget::Star {
-                    level: 0,
-                    module: "q".into()
-                },
-                PLAIN
-            ),
+            (ImportTarget::Star { level: 0, module: "q".into() }, PLAIN),
             (from(0, "__future__", &["annotations"]), PLAIN),
         ]
     );
-    assert_eq!(
-        facts.imports.iter().map(|i| i.line).collect::<Vec<_>>(),
-        [1, 1, 2, 3, 5, 6]
-    );
+    assert_eq!(facts.imports.iter().map(|i| i.line).collect::<Vec<_>>(), [1, 1, 2, 3, 5, 6]);
 }
 
 #[test]
@@ -81,64 +58,15 @@ fn import_contexts() {
             .map(|i| i.context)
             .unwrap_or_else(|| panic!("{name} missing"))
     };
-    assert_eq!(
-        context_of("tc"),
-        ImportContext {
-            type_checking: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("tc2"),
-        ImportContext {
-            type_checking: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("not_tc"),
-        ImportContext {
-            conditional: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("fast"),
-        ImportContext {
-            conditional: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("slow"),
-        ImportContext {
-            conditional: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("local_one"),
-        ImportContext {
-            local: true,
-            ..PLAIN
-        }
-    );
-    assert_eq!(
-        context_of("local_conditional"),
-        ImportContext {
-            local: true,
-            conditional: true,
-            ..PLAIN
-        }
-    );
+    assert_eq!(context_of("tc"), ImportContext { type_checking: true, ..PLAIN });
+    assert_eq!(context_of("tc2"), ImportContext { type_checking: true, ..PLAIN });
+    assert_eq!(context_of("not_tc"), ImportContext { conditional: true, ..PLAIN });
+    assert_eq!(context_of("fast"), ImportContext { conditional: true, ..PLAIN });
+    assert_eq!(context_of("slow"), ImportContext { conditional: true, ..PLAIN });
+    assert_eq!(context_of("local_one"), ImportContext { local: true, ..PLAIN });
+    assert_eq!(context_of("local_conditional"), ImportContext { local: true, conditional: true, ..PLAIN });
     assert_eq!(context_of("in_class"), PLAIN);
-    assert_eq!(
-        context_of("in_method"),
-        ImportContext {
-            local: true,
-            ..PLAIN
-        }
-    );
+    assert_eq!(context_of("in_method"), ImportContext { local: true, ..PLAIN });
     assert_eq!(context_of("in_with"), PLAIN);
 }
 
@@ -147,11 +75,8 @@ fn symbols_with_bases_decorators_and_line_ranges() {
     let facts = facts(
         "@dataclass\nclass Point(Base, metaclass=Meta):\n    x: int\n\n    @property\n    def norm(self):\n        return 1\n\n    async def fetch(self):\n        def inner():\n            pass\n\nasync def top():\n    pass\n",
     );
-    let summary: Vec<(&str, SymbolKind, u32, u32)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.qualname.as_str(), s.kind, s.line_start, s.line_end))
-        .collect();
+    let summary: Vec<(&str, SymbolKind, u32, u32)> =
+        facts.symbols.iter().map(|s| (s.qualname.as_str(), s.kind, s.line_start, s.line_end)).collect();
     assert_eq!(
         summary,
         [
@@ -170,25 +95,13 @@ fn symbols_with_bases_decorators_and_line_ranges() {
 
 #[test]
 fn dunder_all_forms() {
-    let facts = facts(
-        "__all__ = ['a', \"b\"]\n__all__ += ('c',)\n__all__.extend(['d'])\n__all__.append('e')\n",
-    );
-    assert_eq!(
-        facts.dunder_all,
-        Some(vec![
-            "a".into(),
-            "b".into(),
-            "c".into(),
-            "d".into(),
-            "e".into()
-        ])
-    );
+    let facts = facts("__all__ = ['a', \"b\"]\n__all__ += ('c',)\n__all__.extend(['d'])\n__all__.append('e')\n");
+    assert_eq!(facts.dunder_all, Some(vec!["a".into(), "b".into(), "c".into(), "d".into(), "e".into()]));
 }
 
 #[test]
 fn public_names_without_dunder_all() {
-    let facts =
-        facts("X = 1\n_private = 2\na, (b, _c) = 1, (2, 3)\ndef f(): pass\nclass _Hidden: pass\n");
+    let facts = facts("X = 1\n_private = 2\na, (b, _c) = 1, (2, 3)\ndef f(): pass\nclass _Hidden: pass\n");
     assert_eq!(facts.dunder_all, None);
     assert_eq!(facts.public_names, ["X", "a", "b", "f"]);
 }
@@ -196,9 +109,7 @@ fn public_names_without_dunder_all() {
 #[test]
 fn docstring_first_line() {
     assert_eq!(
-        facts("# comment\n\"\"\"\n  Engine core.\n\nMore.\n\"\"\"\n")
-            .docstring
-            .as_deref(),
+        facts("# comment\n\"\"\"\n  Engine core.\n\nMore.\n\"\"\"\n").docstring.as_deref(),
         Some("Engine core.")
     );
     assert_eq!(facts("x = 1\n\"not a docstring\"\n").docstring, None);
@@ -211,11 +122,8 @@ fn entry_points() {
          @click.command()\ndef cli(): ...\n\n@shared_task\ndef job(): ...\n\n@cache.get\ndef not_a_route(): ...\n\n\
          if __name__ == \"__main__\":\n    cli()\n",
     );
-    let found: Vec<(EntryPointKind, Option<&str>)> = facts
-        .entry_points
-        .iter()
-        .map(|e| (e.kind, e.symbol.as_deref()))
-        .collect();
+    let found: Vec<(EntryPointKind, Option<&str>)> =
+        facts.entry_points.iter().map(|e| (e.kind, e.symbol.as_deref())).collect();
     assert_eq!(
         found,
         [
@@ -231,29 +139,12 @@ fn entry_points() {
 
 #[test]
 fn syntax_errors_keep_the_recovered_imports_and_warn() {
-    let parsed =
-        parse_python_file(b"import good\n\ndef broken(:\n    pass\n\nfrom other import thing\n");
-    assert!(
-        parsed
-            .facts
-            .imports
-            .iter()
-            .any(|i| i.target == module("good"))
-    );
-    assert!(
-        parsed
-            .facts
-            .imports
-            .iter()
-            .any(|i| i.target == from(0, "other", &["thing"]))
-    );
+    let parsed = parse_python_file(b"import good\n\ndef broken(:\n    pass\n\nfrom other import thing\n");
+    assert!(parsed.facts.imports.iter().any(|i| i.target == module("good")));
+    assert!(parsed.facts.imports.iter().any(|i| i.target == from(0, "other", &["thing"])));
     assert_eq!(parsed.facts.first_syntax_error_line, Some(3));
     assert_eq!(parsed.warnings.len(), 1);
-    assert!(
-        parsed.warnings[0].contains("syntax error near line 3"),
-        "{:?}",
-        parsed.warnings
-    );
+    assert!(parsed.warnings[0].contains("syntax error near line 3"), "{:?}", parsed.warnings);
 }
 
 #[test]
@@ -266,15 +157,7 @@ fn declared_latin1_is_decoded_without_a_warning() {
 #[test]
 fn regression_lone_carriage_return_counts_as_a_line_break() {
     let parsed = parse_python_file(b"import a\rimport b\r\nimport c\n");
-    assert_eq!(
-        parsed
-            .facts
-            .imports
-            .iter()
-            .map(|i| i.line)
-            .collect::<Vec<_>>(),
-        [1, 2, 3]
-    );
+    assert_eq!(parsed.facts.imports.iter().map(|i| i.line).collect::<Vec<_>>(), [1, 2, 3]);
 }
 
 #[test]
@@ -286,11 +169,7 @@ fn non_utf8_is_decoded_lossily_with_a_warning() {
 
 #[test]
 fn regression_deeply_nested_expressions_do_not_overflow_the_stack() {
-    let source = format!(
-        "x = {}1{}\nimport after\n",
-        "(".repeat(20_000),
-        ")".repeat(20_000)
-    );
+    let source = format!("x = {}1{}\nimport after\n", "(".repeat(20_000), ")".repeat(20_000));
     let facts = parse_python_file(source.as_bytes()).facts;
     assert!(facts.imports.iter().any(|i| i.target == module("after")));
 }

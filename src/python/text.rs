@@ -11,32 +11,22 @@ use tree_sitter::Node;
 pub fn decode_source(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     let (text, lossy) = match std::str::from_utf8(bytes) {
         Ok(text) => (Cow::Borrowed(text), false),
-        Err(_) if declares_latin1(bytes) => (
-            Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
-            false,
-        ),
+        Err(_) if declares_latin1(bytes) => (Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()), false),
         Err(_) => (String::from_utf8_lossy(bytes), true),
     };
     (normalise_lone_carriage_returns(text), lossy)
 }
 
 fn normalise_lone_carriage_returns(text: Cow<'_, str>) -> Cow<'_, str> {
-    let has_lone_cr = text
-        .as_bytes()
-        .windows(2)
-        .any(|pair| pair[0] == b'\r' && pair[1] != b'\n')
-        || text.ends_with('\r');
+    let has_lone_cr =
+        text.as_bytes().windows(2).any(|pair| pair[0] == b'\r' && pair[1] != b'\n') || text.ends_with('\r');
     if !has_lone_cr {
         return text;
     }
     let mut normalised = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        normalised.push(if c == '\r' && chars.peek() != Some(&'\n') {
-            '\n'
-        } else {
-            c
-        });
+        normalised.push(if c == '\r' && chars.peek() != Some(&'\n') { '\n' } else { c });
     }
     Cow::Owned(normalised)
 }
@@ -45,23 +35,13 @@ fn normalise_lone_carriage_returns(text: Cow<'_, str>) -> Cow<'_, str> {
 fn declares_latin1(bytes: &[u8]) -> bool {
     bytes.split(|&b| b == b'\n').take(2).any(|line| {
         let line = String::from_utf8_lossy(line).to_ascii_lowercase();
-        let Some(position) = line
-            .find("coding")
-            .filter(|_| line.trim_start().starts_with('#'))
-        else {
+        let Some(position) = line.find("coding").filter(|_| line.trim_start().starts_with('#')) else {
             return false;
         };
-        let declared = line[position + "coding".len()..]
-            .trim_start_matches([':', '='])
-            .trim_start();
-        let name: String = declared
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .collect();
-        matches!(
-            name.replace('_', "-").as_str(),
-            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1"
-        )
+        let declared = line[position + "coding".len()..].trim_start_matches([':', '=']).trim_start();
+        let name: String =
+            declared.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+        matches!(name.replace('_', "-").as_str(), "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1")
     })
 }
 

@@ -20,26 +20,16 @@ impl GitSnapshot {
             Ok(repository) => repository,
             Err(error) if error.classify().is_not_found() => return Ok(None),
             Err(error) => {
-                return Err(error).with_context(|| {
-                    format!("cannot open the git repository at {}", path.display())
-                });
+                return Err(error).with_context(|| format!("cannot open the git repository at {}", path.display()));
             }
         };
         let prefix = subdirectory_prefix(&repository, path)?;
         let is_head = rev == "HEAD";
         if is_head && repository.head().context("cannot read HEAD")?.is_unborn() {
-            return Ok(Some(GitSnapshot {
-                repository: repository.into_sync(),
-                commit: None,
-                files: Vec::new(),
-            }));
+            return Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: None, files: Vec::new() }));
         }
         let (commit_id, files) = list_commit_files(&repository, rev, &prefix)?;
-        Ok(Some(GitSnapshot {
-            repository: repository.into_sync(),
-            commit: Some(commit_id),
-            files,
-        }))
+        Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: Some(commit_id), files }))
     }
 
     pub fn commit(&self) -> Option<&str> {
@@ -58,9 +48,8 @@ impl GitSnapshot {
                 |repository, entry| {
                     let id = gix::ObjectId::from_hex(entry.blob_id.as_bytes())
                         .with_context(|| format!("bad blob id for {}", entry.path))?;
-                    let object = repository
-                        .find_object(id)
-                        .with_context(|| format!("cannot read blob of {}", entry.path))?;
+                    let object =
+                        repository.find_object(id).with_context(|| format!("cannot read blob of {}", entry.path))?;
                     Ok(object.detach().data)
                 },
             )
@@ -91,40 +80,24 @@ fn subdirectory_prefix(repository: &gix::Repository, path: &Path) -> Result<Stri
 }
 
 fn canonical(path: &Path) -> Result<PathBuf> {
-    path.canonicalize()
-        .with_context(|| format!("cannot resolve {}", path.display()))
+    path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))
 }
 
 fn strip_prefix<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
-    if prefix.is_empty() {
-        Some(path)
-    } else {
-        path.strip_prefix(prefix)
-    }
+    if prefix.is_empty() { Some(path) } else { path.strip_prefix(prefix) }
 }
 
 /// The commit id `rev` resolves to and every blob under `prefix` in its tree, sorted by path.
-fn list_commit_files(
-    repository: &gix::Repository,
-    rev: &str,
-    prefix: &str,
-) -> Result<(String, Vec<FileEntry>)> {
+fn list_commit_files(repository: &gix::Repository, rev: &str, prefix: &str) -> Result<(String, Vec<FileEntry>)> {
     let commit = repository
         .rev_parse_single(rev)
-        .with_context(|| {
-            format!("cannot resolve revision {rev:?}; pass a branch, tag or commit id with --rev")
-        })?
+        .with_context(|| format!("cannot resolve revision {rev:?}; pass a branch, tag or commit id with --rev"))?
         .object()?
         .peel_to_commit()
         .with_context(|| format!("revision {rev:?} does not point to a commit"))?;
     let tree = commit.tree().context("cannot read the commit's tree")?;
     let mut files = Vec::new();
-    for entry in tree
-        .traverse()
-        .breadthfirst
-        .files()
-        .context("cannot walk the commit's tree")?
-    {
+    for entry in tree.traverse().breadthfirst.files().context("cannot walk the commit's tree")? {
         if !entry.mode.is_blob() {
             continue;
         }
@@ -132,15 +105,8 @@ fn list_commit_files(
         let Some(path) = strip_prefix(&full_path, prefix) else {
             continue;
         };
-        let size = repository
-            .find_header(entry.oid)
-            .map(|header| header.size())
-            .unwrap_or(0);
-        files.push(FileEntry {
-            path: path.to_string(),
-            blob_id: entry.oid.to_string(),
-            size,
-        });
+        let size = repository.find_header(entry.oid).map(|header| header.size()).unwrap_or(0);
+        files.push(FileEntry { path: path.to_string(), blob_id: entry.oid.to_string(), size });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((commit.id.to_string(), files))

@@ -7,16 +7,8 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use super::FileEntry;
 
 /// Folder names never indexed: virtualenvs, build output, caches, vendored JavaScript.
-pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
-    "__pycache__",
-    "venv",
-    "virtualenv",
-    "site-packages",
-    "node_modules",
-    "build",
-    "dist",
-    "htmlcov",
-];
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
+    &["__pycache__", "venv", "virtualenv", "site-packages", "node_modules", "build", "dist", "htmlcov"];
 
 /// The exclusion rules: built-in folder names, hidden folders, and user globs.
 #[derive(Debug, Clone)]
@@ -32,22 +24,17 @@ impl Exclusions {
         for pattern in patterns {
             let trimmed = pattern.trim_end_matches('/');
             for candidate in [trimmed.to_string(), format!("{trimmed}/**")] {
-                let glob = Glob::new(&candidate)
-                    .with_context(|| format!("invalid exclude pattern {pattern:?}"))?;
+                let glob = Glob::new(&candidate).with_context(|| format!("invalid exclude pattern {pattern:?}"))?;
                 builder.add(glob);
             }
         }
-        Ok(Exclusions {
-            globs: builder.build().context("cannot compile exclude patterns")?,
-        })
+        Ok(Exclusions { globs: builder.build().context("cannot compile exclude patterns")? })
     }
 
     pub fn excludes(&self, path: &str) -> bool {
         let mut folders = path.split('/').rev().skip(1);
         let in_excluded_folder = folders.any(|folder| {
-            folder.starts_with('.')
-                || folder.ends_with(".egg-info")
-                || DEFAULT_EXCLUDED_DIRS.contains(&folder)
+            folder.starts_with('.') || folder.ends_with(".egg-info") || DEFAULT_EXCLUDED_DIRS.contains(&folder)
         });
         in_excluded_folder || self.globs.is_match(path)
     }
@@ -75,7 +62,10 @@ pub fn select_python_files(
         if file.size > max_file_bytes {
             skipped.push(Skipped {
                 path: file.path.clone(),
-                reason: format!("{} bytes is over the {max_file_bytes}-byte limit (raise max-file-bytes to index it)", file.size),
+                reason: format!(
+                    "{} bytes is over the {max_file_bytes}-byte limit (raise max-file-bytes to index it)",
+                    file.size
+                ),
             });
             continue;
         }
@@ -89,17 +79,12 @@ mod tests {
     use super::*;
 
     fn entry(path: &str, size: u64) -> FileEntry {
-        FileEntry {
-            path: path.to_string(),
-            blob_id: "0".repeat(40),
-            size,
-        }
+        FileEntry { path: path.to_string(), blob_id: "0".repeat(40), size }
     }
 
     #[test]
     fn built_in_folders_hidden_folders_and_globs_are_excluded() {
-        let exclusions =
-            Exclusions::new(&["docs".to_string(), "**/migrations/*.py".to_string()]).unwrap();
+        let exclusions = Exclusions::new(&["docs".to_string(), "**/migrations/*.py".to_string()]).unwrap();
         let files = [
             entry("pkg/a.py", 10),
             entry(".venv/lib/x.py", 10),

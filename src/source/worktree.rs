@@ -21,10 +21,7 @@ pub struct WorktreeSnapshot {
 impl WorktreeSnapshot {
     pub fn open(root: &Path) -> Result<WorktreeSnapshot> {
         if !root.is_dir() {
-            anyhow::bail!(
-                "{} is not a directory; pass the root of a Python repository",
-                root.display()
-            );
+            anyhow::bail!("{} is not a directory; pass the root of a Python repository", root.display());
         }
         let mut paths = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
@@ -33,9 +30,7 @@ impl WorktreeSnapshot {
             .hidden(false)
             .filter_entry(|entry| {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                entry.depth() == 0
-                    || !is_dir
-                    || !entry.file_name().to_string_lossy().starts_with('.')
+                entry.depth() == 0 || !is_dir || !entry.file_name().to_string_lossy().starts_with('.')
             })
             .build();
         for item in walker {
@@ -55,17 +50,8 @@ impl WorktreeSnapshot {
             .into_par_iter()
             .filter_map(|path| {
                 let bytes = std::fs::read(root.join(&path)).ok()?;
-                let blob_id =
-                    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes)
-                        .ok()?;
-                Some((
-                    FileEntry {
-                        path,
-                        blob_id: blob_id.to_string(),
-                        size: bytes.len() as u64,
-                    },
-                    bytes,
-                ))
+                let blob_id = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok()?;
+                Some((FileEntry { path, blob_id: blob_id.to_string(), size: bytes.len() as u64 }, bytes))
             })
             .collect();
         let mut files = Vec::with_capacity(read.len());
@@ -95,9 +81,6 @@ impl WorktreeSnapshot {
 }
 
 fn posix_path(relative: &Path) -> Option<String> {
-    let parts: Option<Vec<&str>> = relative
-        .components()
-        .map(|c| c.as_os_str().to_str())
-        .collect();
+    let parts: Option<Vec<&str>> = relative.components().map(|c| c.as_os_str().to_str()).collect();
     Some(parts?.join("/"))
 }

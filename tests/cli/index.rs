@@ -19,20 +19,10 @@ fn relative_imports_at_several_levels() {
     // grimp's convention: `from .sub import deep` is an edge to the submodule only, not to `pkg.sub`.
     assert_eq!(
         index.edges(),
-        set(&[
-            "pkg/__init__.py -> pkg/a.py",
-            "pkg/a.py -> pkg/sub/deep.py",
-            "pkg/sub/deep.py -> pkg/a.py"
-        ])
+        set(&["pkg/__init__.py -> pkg/a.py", "pkg/a.py -> pkg/sub/deep.py", "pkg/sub/deep.py -> pkg/a.py"])
     );
-    assert_eq!(
-        index.edge("pkg/sub/deep.py", "pkg/a.py")["names"],
-        serde_json::json!(["a", "helper"])
-    );
-    assert_eq!(
-        index.node("pkg/sub/deep.py")["unresolved_imports"],
-        serde_json::json!(["...beyond_the_root"])
-    );
+    assert_eq!(index.edge("pkg/sub/deep.py", "pkg/a.py")["names"], serde_json::json!(["a", "helper"]));
+    assert_eq!(index.node("pkg/sub/deep.py")["unresolved_imports"], serde_json::json!(["...beyond_the_root"]));
     assert_eq!(index.node("pkg/__init__.py")["docstring"], "Top package.");
     assert_bundle_snapshot("relative_imports", &index.bundle);
 }
@@ -41,17 +31,8 @@ fn relative_imports_at_several_levels() {
 fn src_layout_names_modules_from_src() {
     let index = index(Repo::git("src_layout").path(), &[]);
     assert_eq!(index.node("src/app/core.py")["module"], "app.core");
-    assert_eq!(
-        index.bundle["meta"]["source_roots"],
-        serde_json::json!(["", "src"])
-    );
-    assert_eq!(
-        index.edges(),
-        set(&[
-            "src/app/__init__.py -> src/app/core.py",
-            "src/app/core.py -> src/app/util.py"
-        ])
-    );
+    assert_eq!(index.bundle["meta"]["source_roots"], serde_json::json!(["", "src"]));
+    assert_eq!(index.edges(), set(&["src/app/__init__.py -> src/app/core.py", "src/app/core.py -> src/app/util.py"]));
     assert_bundle_snapshot("src_layout", &index.bundle);
 }
 
@@ -59,10 +40,7 @@ fn src_layout_names_modules_from_src() {
 fn namespace_package_files_are_modules() {
     let index = index(Repo::git("namespace_package").path(), &[]);
     assert_eq!(index.node("ns/sub/a.py")["module"], "ns.sub.a");
-    assert_eq!(
-        index.edges(),
-        set(&["main.py -> ns/sub/a.py", "ns/sub/a.py -> ns/sub/b.py"])
-    );
+    assert_eq!(index.edges(), set(&["main.py -> ns/sub/a.py", "ns/sub/a.py -> ns/sub/b.py"]));
     assert_eq!(index.node("main.py")["entry_points"][0]["kind"], "main");
     assert_bundle_snapshot("namespace_package", &index.bundle);
 }
@@ -70,15 +48,9 @@ fn namespace_package_files_are_modules() {
 #[test]
 fn star_imports_are_edges_to_the_module() {
     let index = index(Repo::git("star_import").path(), &[]);
-    assert_eq!(
-        index.edge("pkg/__init__.py", "pkg/helpers.py")["kind"],
-        "star"
-    );
+    assert_eq!(index.edge("pkg/__init__.py", "pkg/helpers.py")["kind"], "star");
     assert_eq!(index.edge("user.py", "pkg/__init__.py")["kind"], "star");
-    assert_eq!(
-        index.node("pkg/helpers.py")["exports"],
-        serde_json::json!(["visible"])
-    );
+    assert_eq!(index.node("pkg/helpers.py")["exports"], serde_json::json!(["visible"]));
     assert_bundle_snapshot("star_import", &index.bundle);
 }
 
@@ -92,24 +64,15 @@ fn cycle_sizes_and_transitive_dependents() {
     }
     assert_eq!(index.node("d.py")["scc_size"], 1);
     assert_eq!(index.node("a.py")["direct_importers_count"], 2);
-    assert_eq!(
-        index.bundle["cycles"][0]["members"],
-        serde_json::json!(["a.py", "b.py", "c.py"])
-    );
+    assert_eq!(index.bundle["cycles"][0]["members"], serde_json::json!(["a.py", "b.py", "c.py"]));
     assert_bundle_snapshot("cycle", &index.bundle);
 }
 
 #[test]
 fn type_checking_only_cycle_is_not_a_runtime_cycle() {
     let index = index(Repo::git("type_checking_cycle").path(), &[]);
-    assert_eq!(
-        index.edge("services.py", "models.py")["type_checking"],
-        true
-    );
-    assert_eq!(
-        index.edge("models.py", "services.py")["type_checking"],
-        false
-    );
+    assert_eq!(index.edge("services.py", "models.py")["type_checking"], true);
+    assert_eq!(index.edge("models.py", "services.py")["type_checking"], false);
     assert_eq!(index.node("models.py")["scc_size"], 2);
     assert_eq!(index.node("models.py")["scc_size_runtime"], 1);
     assert_eq!(index.bundle["counts"]["cycles_runtime"], 0);
@@ -122,12 +85,7 @@ fn syntax_error_is_indexed_partially_with_a_warning() {
     assert_eq!(index.edges(), set(&["broken.py -> good.py"]));
     let broken = index.node("broken.py");
     assert_eq!(broken["parse_status"], "partial");
-    assert!(
-        broken["warnings"][0]
-            .as_str()
-            .unwrap()
-            .contains("syntax error near line 3")
-    );
+    assert!(broken["warnings"][0].as_str().unwrap().contains("syntax error near line 3"));
     assert_eq!(index.report["warnings"][0]["path"], "broken.py");
     assert_eq!(index.report["warnings"][0]["line"], 3);
     assert!(index.stderr.contains("broken.py:3"), "{}", index.stderr);
@@ -137,33 +95,19 @@ fn syntax_error_is_indexed_partially_with_a_warning() {
 #[test]
 fn non_utf8_files_are_decoded_by_declaration_or_lossily() {
     let index = index(Repo::git("non_utf8").path(), &[]);
-    assert_eq!(
-        index.edges(),
-        set(&["latin1.py -> helper.py", "undeclared.py -> helper.py"])
-    );
+    assert_eq!(index.edges(), set(&["latin1.py -> helper.py", "undeclared.py -> helper.py"]));
     assert_eq!(index.node("latin1.py")["parse_status"], "ok");
     assert_eq!(index.node("undeclared.py")["parse_status"], "partial");
-    assert!(
-        index.node("undeclared.py")["warnings"][0]
-            .as_str()
-            .unwrap()
-            .contains("not valid UTF-8")
-    );
+    assert!(index.node("undeclared.py")["warnings"][0].as_str().unwrap().contains("not valid UTF-8"));
     assert_bundle_snapshot("non_utf8", &index.bundle);
 }
 
 #[test]
 fn dunder_all_wins_over_public_names() {
     let index = index(Repo::git("dunder_all").path(), &[]);
-    assert_eq!(
-        index.node("api.py")["exports"],
-        serde_json::json!(["public_one", "Public", "late"])
-    );
+    assert_eq!(index.node("api.py")["exports"], serde_json::json!(["public_one", "Public", "late"]));
     assert_eq!(index.node("api.py")["exports_source"], "__all__");
-    assert_eq!(
-        index.node("plain.py")["exports"],
-        serde_json::json!(["CONSTANT", "Klass", "function"])
-    );
+    assert_eq!(index.node("plain.py")["exports"], serde_json::json!(["CONSTANT", "Klass", "function"]));
     assert_eq!(index.node("plain.py")["exports_source"], "public_names");
     assert_bundle_snapshot("dunder_all", &index.bundle);
 }
@@ -183,14 +127,8 @@ fn conditional_imports_are_flagged_and_externals_split() {
 fn local_imports_are_flagged() {
     let index = index(Repo::git("local_import").path(), &[]);
     let edge = index.edge("app.py", "heavy.py");
-    assert_eq!(
-        (edge["local"].as_bool(), edge["conditional"].as_bool()),
-        (Some(true), Some(false))
-    );
-    assert_eq!(
-        index.node("heavy.py")["external_imports"]["third_party"],
-        serde_json::json!(["numpy"])
-    );
+    assert_eq!((edge["local"].as_bool(), edge["conditional"].as_bool()), (Some(true), Some(false)));
+    assert_eq!(index.node("heavy.py")["external_imports"]["third_party"], serde_json::json!(["numpy"]));
     assert_bundle_snapshot("local_import", &index.bundle);
 }
 
@@ -221,18 +159,8 @@ fn same_commit_gives_byte_identical_files() {
     let repo = Repo::git("relative_imports");
     let first = index(repo.path(), &[]);
     let second = index(repo.path(), &[]);
-    for name in [
-        "bundle.json",
-        "nodes.parquet",
-        "edges.parquet",
-        "symbols.parquet",
-        "graph.html",
-        "summary.md",
-    ] {
-        assert!(
-            first.read(name) == second.read(name),
-            "{name} differs between runs"
-        );
+    for name in ["bundle.json", "nodes.parquet", "edges.parquet", "symbols.parquet", "graph.html", "summary.md"] {
+        assert!(first.read(name) == second.read(name), "{name} differs between runs");
     }
     let manifest: serde_json::Value = serde_json::from_slice(&first.read("manifest.json")).unwrap();
     assert_eq!(manifest["commit"], first.bundle["meta"]["commit"]);
@@ -241,20 +169,14 @@ fn same_commit_gives_byte_identical_files() {
 
 #[test]
 fn every_fixture_bundle_is_valid_against_the_committed_schema() {
-    let schema_path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/schemas/pviz-bundle.schema.json"
-    );
-    let schema: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(schema_path).unwrap()).unwrap();
+    let schema_path = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/pviz-bundle.schema.json");
+    let schema: serde_json::Value = serde_json::from_slice(&std::fs::read(schema_path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the committed schema compiles");
     for entry in std::fs::read_dir(crate::support::FIXTURES).unwrap() {
         let fixture = entry.unwrap().file_name().into_string().unwrap();
         let index = index(Repo::plain(&fixture).path(), &[]);
-        let errors: Vec<String> = validator
-            .iter_errors(&index.bundle)
-            .map(|e| format!("{e} at {}", e.instance_path()))
-            .collect();
+        let errors: Vec<String> =
+            validator.iter_errors(&index.bundle).map(|e| format!("{e} at {}", e.instance_path())).collect();
         assert!(errors.is_empty(), "{fixture}: {errors:#?}");
     }
 }
@@ -264,8 +186,7 @@ fn parquet_tables_have_one_row_per_node_edge_and_symbol() {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let index = index(Repo::git("dunder_all").path(), &[]);
     let rows = |name: &str| {
-        let reader =
-            SerializedFileReader::new(std::fs::File::open(index.file(name)).unwrap()).unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(index.file(name)).unwrap()).unwrap();
         reader.metadata().file_metadata().num_rows()
     };
     assert_eq!(rows("nodes.parquet"), 2);
@@ -354,33 +275,16 @@ fn oversized_files_are_skipped_with_a_warning() {
     repo.commit_all("add generated code");
     let index = index(repo.path(), &["--max-file-bytes", "100"]);
     assert_eq!(index.bundle["counts"]["modules"], 4);
-    assert_eq!(
-        index.bundle["meta"]["skipped_files"][0]["path"],
-        "generated.py"
-    );
-    assert!(
-        index.stderr.contains("generated.py: skipped: 600 bytes"),
-        "{}",
-        index.stderr
-    );
+    assert_eq!(index.bundle["meta"]["skipped_files"][0]["path"], "generated.py");
+    assert!(index.stderr.contains("generated.py: skipped: 600 bytes"), "{}", index.stderr);
 }
 
 #[test]
 fn github_actions_gets_log_groups_and_escaped_annotations() {
     let repo = Repo::git("syntax_error");
     let index = index_with_env(repo.path(), &[], &[("GITHUB_ACTIONS", "true")]);
-    assert!(
-        index.stderr.contains("::group::strata parse (2 files)"),
-        "{}",
-        index.stderr
-    );
-    assert!(
-        index
-            .stderr
-            .contains("::warning file=broken.py,line=3::syntax error"),
-        "{}",
-        index.stderr
-    );
+    assert!(index.stderr.contains("::group::strata parse (2 files)"), "{}", index.stderr);
+    assert!(index.stderr.contains("::warning file=broken.py,line=3::syntax error"), "{}", index.stderr);
 }
 
 #[test]
@@ -395,20 +299,11 @@ fn json_report_has_stage_timings() {
 #[test]
 fn a_bad_revision_is_a_clear_error() {
     let repo = Repo::git("cycle");
-    let output = strata(&[
-        "index",
-        repo.path().to_str().unwrap(),
-        "--rev",
-        "no-such-branch",
-        "--out",
-        "/nonexistent/x",
-    ]);
+    let output =
+        strata(&["index", repo.path().to_str().unwrap(), "--rev", "no-such-branch", "--out", "/nonexistent/x"]);
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("cannot resolve revision \"no-such-branch\""),
-        "{stderr}"
-    );
+    assert!(stderr.contains("cannot resolve revision \"no-such-branch\""), "{stderr}");
 }
 
 #[test]
@@ -417,12 +312,7 @@ fn a_bad_strata_toml_is_a_clear_error() {
     repo.write("strata.toml", "[index]\nexclud = []\n");
     repo.commit_all("bad config");
     let out = tempfile::TempDir::new().unwrap();
-    let output = strata(&[
-        "index",
-        repo.path().to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+    let output = strata(&["index", repo.path().to_str().unwrap(), "--out", out.path().to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("invalid strata.toml"));
 }

@@ -3,5 +3,6 @@
 //! `support` owns temporary repositories (real git repositories made with the git CLI and fixed dates,
 //! so commit ids are stable) and runs the binary; each other module covers one command.
 
+mod ask;
 mod index;
 mod support;

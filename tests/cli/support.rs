@@ -32,9 +32,7 @@ impl Repo {
 
     /// An empty git repository with no commits.
     pub fn empty_git() -> Repo {
-        let repo = Repo {
-            dir: TempDir::new().unwrap(),
-        };
+        let repo = Repo { dir: TempDir::new().unwrap() };
         repo.run_git(&["init", "-q", "-b", "main"]);
         repo
     }
@@ -56,14 +54,7 @@ impl Repo {
 
     pub fn run_git(&self, args: &[&str]) -> String {
         let output = Command::new("git")
-            .args([
-                "-c",
-                "commit.gpgsign=false",
-                "-c",
-                "core.autocrlf=false",
-                "-c",
-                "core.symlinks=true",
-            ])
+            .args(["-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", "-c", "core.symlinks=true"])
             .args(args)
             .current_dir(self.path())
             .env("GIT_AUTHOR_NAME", "fixture")
@@ -76,19 +67,13 @@ impl Repo {
             .env("HOME", self.path())
             .output()
             .expect("git runs");
-        assert!(
-            output.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
         String::from_utf8(output.stdout).unwrap()
     }
 }
 
 fn copy_tree(from: &Path, to: &Path) {
-    for entry in
-        std::fs::read_dir(from).unwrap_or_else(|e| panic!("fixture {}: {e}", from.display()))
-    {
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("fixture {}: {e}", from.display())) {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
@@ -109,7 +94,8 @@ pub fn strata_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_strata"));
     command.args(args);
     for (name, _) in std::env::vars() {
-        if name.starts_with("STRATA_") || name.starts_with("GITHUB_") {
+        // Never let a developer's real keys or settings reach a test run.
+        if name.starts_with("STRATA_") || name.starts_with("GITHUB_") || name.starts_with("OPENAI_") {
             command.env_remove(name);
         }
     }
@@ -143,13 +129,7 @@ impl Index {
             .as_array()
             .unwrap()
             .iter()
-            .map(|edge| {
-                format!(
-                    "{} -> {}",
-                    edge["src"].as_str().unwrap(),
-                    edge["dst"].as_str().unwrap()
-                )
-            })
+            .map(|edge| format!("{} -> {}", edge["src"].as_str().unwrap(), edge["dst"].as_str().unwrap()))
             .collect()
     }
 
@@ -176,25 +156,12 @@ pub fn index(path: &Path, extra_args: &[&str]) -> Index {
 pub fn index_with_env(path: &Path, extra_args: &[&str], env: &[(&str, &str)]) -> Index {
     let out = TempDir::new().unwrap();
     let out_dir = out.path().join("index");
-    let mut args = vec![
-        "index",
-        path.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--json",
-    ];
+    let mut args = vec!["index", path.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--json"];
     args.extend_from_slice(extra_args);
     let output = strata_with_env(&args, env);
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     assert!(output.status.success(), "strata index failed: {stderr}");
     let report: Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
-    let bundle: Value =
-        serde_json::from_slice(&std::fs::read(out_dir.join("bundle.json")).unwrap()).unwrap();
-    Index {
-        _temporary: out,
-        dir: out_dir,
-        report,
-        bundle,
-        stderr,
-    }
+    let bundle: Value = serde_json::from_slice(&std::fs::read(out_dir.join("bundle.json")).unwrap()).unwrap();
+    Index { _temporary: out, dir: out_dir, report, bundle, stderr }
 }

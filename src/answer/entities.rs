@@ -1,0 +1,141 @@
+//! Linking what a question names to modules of the bundle: a path (`scrapy/core/engine.py`), a dotted
+//! name (`scrapy.core.engine` or a unique suffix such as `core.engine`), a file or package name
+//! (`engine`), or a class or function defined in a module (`ExecutionEngine`), tolerating small
+//! misspellings. Pure over the bundle.
+
+use std::collections::BTreeMap;
+
+use crate::bundle::Bundle;
+
+/// What a mention resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Linked {
+    /// One module (the best when several share a name; the others are listed).
+    Module { id: String, alternatives: Vec<String> },
+    /// A class or function and the modules that define it.
+    Symbol { name: String, modules: Vec<String> },
+}
+
+pub struct EntityLinker<'b> {
+    bundle: &'b Bundle,
+    by_module_name: BTreeMap<String, String>,
+    by_short_name: BTreeMap<String, Vec<String>>,
+    symbols: BTreeMap<String, Vec<String>>,
+}
+
+impl<'b> EntityLinker<'b> {
+    pub fn new(bundle: &'b Bundle) -> EntityLinker<'b> {
+        let mut by_module_name = BTreeMap::new();
+        let mut by_short_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut symbols: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for node in bundle.nodes.values() {
+            by_module_name.insert(node.module.to_lowercase(), node.id.clone());
+            let short = node.module.rsplit('.').next().unwrap_or(&node.module).to_lowercase();
+            by_short_name.entry(short).or_default().push(node.id.clone());
+            for symbol in &node.symbols {
+                symbols.entry(symbol.name.clone()).or_default().push(node.id.clone());
+            }
+        }
+        EntityLinker { bundle, by_module_name, by_short_name, symbols }
+    }
+
+    /// Links one mention (already cut out of the question).
+    pub fn link(&self, mention: &str) -> Option<Linked> {
+        let mention = clean_mention(mention);
+        if mention.is_empty() {
+            return None;
+        }
+        let lower = mention.to_lowercase();
+        if let Some(id) = self.exact_module(&mention, &lower) {
+            return Some(Linked::Module { id, alternatives: Vec::new() });
+        }
+        if let Some(modules) = self.symbols.get(&mention) {
+            return Some(Linked::Symbol { name: mention.clone(), modules: modules.clone() });
+        }
+        let dotted = lower.trim_end_matches(".py").replace('/', ".");
+        let suffix_matches: Vec<String> = self
+            .by_module_name
+            .iter()
+            .filter(|(name, _)| name.ends_with(&format!(".{dotted}")))
+            .map(|(_, id)| id.clone())
+            .collect();
+        if !suffix_matches.is_empty() {
+            return Some(self.best_of(suffix_matches));
+        }
+        if let Some(ids) = self.by_short_name.get(&dotted) {
+            return Some(self.best_of(ids.clone()));
+        }
+        self.fuzzy(&mention, &dotted)
+    }
+
+    fn exact_module(&self, mention: &str, lower: &str) -> Option<String> {
+        let nodes = &self.bundle.nodes;
+        for candidate in [mention.to_string(), format!("{mention}.py"), format!("{mention}/__init__.py")] {
+            if nodes.contains_key(&candidate) {
+                return Some(candidate);
+            }
+        }
+        self.by_module_name.get(lower).cloned()
+    }
+
+    /// Several modules share the name: the most central wins, the rest are alternatives.
+    fn best_of(&self, mut ids: Vec<String>) -> Linked {
+        ids.sort_by(|a, b| {
+            let rank = |id: &String| self.bundle.nodes.get(id).map_or(0.0, |node| node.pagerank);
+            rank(b).total_cmp(&rank(a)).then_with(|| a.len().cmp(&b.len())).then_with(|| a.cmp(b))
+        });
+        let id = ids.remove(0);
+        Linked::Module { id, alternatives: ids }
+    }
+
+    /// Small misspellings of a module's short name or a symbol name.
+    fn fuzzy(&self, mention: &str, dotted: &str) -> Option<Linked> {
+        let allowed = |len: usize| {
+            if len <= 4 {
+                0
+            } else if len <= 8 {
+                1
+            } else {
+                2
+            }
+        };
+        let budget = allowed(dotted.len());
+        if budget == 0 {
+            return None;
+        }
+        let mut best: Option<(usize, Linked)> = None;
+        for (short, ids) in &self.by_short_name {
+            let distance = strsim::levenshtein(short, dotted);
+            if distance <= budget && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                best = Some((distance, self.best_of(ids.clone())));
+            }
+        }
+        for (name, modules) in &self.symbols {
+            let distance = strsim::levenshtein(&name.to_lowercase(), &mention.to_lowercase());
+            if distance <= budget && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                best = Some((distance, Linked::Symbol { name: name.clone(), modules: modules.clone() }));
+            }
+        }
+        best.map(|(_, linked)| linked)
+    }
+}
+
+/// Strips quotes, backticks, trailing punctuation and filler words (`the`, `module`, `file`...).
+pub fn clean_mention(mention: &str) -> String {
+    let mut words: Vec<&str> = mention
+        .split_whitespace()
+        .map(|word| {
+            word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '?' | '!' | ',' | ';' | ':' | '(' | ')'))
+        })
+        .filter(|word| !word.is_empty())
+        .collect();
+    const FILLER: &[&str] =
+        &["the", "a", "an", "module", "modules", "file", "package", "class", "function", "method", "in", "of"];
+    while words.first().is_some_and(|w| FILLER.contains(&w.to_lowercase().as_str())) {
+        words.remove(0);
+    }
+    while words.last().is_some_and(|w| FILLER.contains(&w.to_lowercase().as_str())) {
+        words.pop();
+    }
+    words.join(" ").trim_end_matches('.').to_string()
+}

@@ -1,0 +1,237 @@
+//! Answers: a question in, an [`Answer`] out (the `ask --format json` contract in DESIGN.md).
+//!
+//! Structural questions are answered exactly from the graph (`route` + `structural`); everything else
+//! goes to retrieval, then to an LLM grounded in the retrieved chunks when one is configured
+//! (`generate`), else to an extractive answer (`extractive`). Every cited module is checked against the
+//! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
+
+pub mod citations;
+pub mod entities;
+pub mod extractive;
+pub mod generate;
+pub mod render;
+pub mod route;
+pub mod structural;
+
+use serde::Serialize;
+
+use crate::bundle::{Bundle, Manifest};
+use crate::search::embed::Embedder;
+use crate::search::retrieve::{Retrieval, retrieve};
+use crate::search::store::ChunkStore;
+use crate::search::tokens::{content_terms, stem};
+
+pub use generate::ChatSettings;
+
+/// Longest question accepted, in characters.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+/// Chunks retrieved per question.
+pub const RETRIEVAL_LIMIT: usize = 8;
+/// Share of the question's words that must appear in the retrieved chunks for an answer.
+const MIN_TERM_COVERAGE: f64 = 0.5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Structural,
+    Retrieval,
+    Generated,
+    Declined,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Citation {
+    pub id: String,
+    pub module: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextItem {
+    pub id: String,
+    pub module: String,
+    pub score: f32,
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexInfo {
+    pub commit: Option<String>,
+    pub schema_version: String,
+    pub embedder: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub question: String,
+    pub mode: Mode,
+    pub answer: String,
+    pub citations: Vec<Citation>,
+    pub context: Vec<ContextItem>,
+    pub index: IndexInfo,
+    /// Things the reader should know: citations removed, a fallback taken, an ambiguous name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Everything needed to answer questions about one index.
+pub struct Answerer<'a> {
+    pub bundle: &'a Bundle,
+    pub manifest: &'a Manifest,
+    pub store: &'a ChunkStore,
+    pub embedder: &'a dyn Embedder,
+    pub chat: Option<&'a ChatSettings>,
+}
+
+impl Answerer<'_> {
+    pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
+        let question = question.trim();
+        if question.is_empty() {
+            return Ok(self.declined(question, "The question is empty. Ask about the code, for example `what imports <module>?` or `where is <class> defined?`.".to_string(), Vec::new()));
+        }
+        if question.chars().count() > MAX_QUESTION_CHARS {
+            return Ok(self.declined(
+                question,
+                format!("The question is longer than {MAX_QUESTION_CHARS} characters; ask something shorter."),
+                Vec::new(),
+            ));
+        }
+        if let Some(intent) = route::route(question) {
+            return Ok(match structural::answer_structural(self.bundle, &intent) {
+                Ok(exact) => {
+                    let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
+                    self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new())
+                }
+                Err(unlinked) => {
+                    let suggestions: Vec<String> = unlinked.suggestions.iter().map(|s| format!("`{s}`")).collect();
+                    let hint = if suggestions.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" Did you mean {}?", suggestions.join(", "))
+                    };
+                    self.declined(question, format!("I don't know which module `{}` is: no module, file or symbol of the index matches it.{hint}", unlinked.mention), Vec::new())
+                }
+            });
+        }
+        let retrieval = retrieve(self.store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT).await?;
+        let context = context_items(&retrieval);
+        let coverage = term_coverage(&retrieval);
+        if coverage.n_terms == 0 || coverage.share() < MIN_TERM_COVERAGE {
+            let searched = if retrieval.query_words.is_empty() {
+                "no searchable words".to_string()
+            } else {
+                retrieval.query_words.join(", ")
+            };
+            let missing = if coverage.missing.is_empty() {
+                String::new()
+            } else {
+                format!(" None of the retrieved code mentions {}.", coverage.missing.join(", "))
+            };
+            let reason = format!(
+                "I don't know: the index has no code that clearly answers this. I searched the code of {} modules for: {searched}.{missing}",
+                self.bundle.nodes.len()
+            );
+            return Ok(self.declined(question, reason, context));
+        }
+        if let Some(chat) = self.chat {
+            match generate::generate(chat, question, &retrieval, self.bundle).await {
+                Ok(generated) => {
+                    let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
+                    let mode = if generated.declined { Mode::Declined } else { Mode::Generated };
+                    return Ok(self.finish(question, mode, checked.text, checked.citations, context, checked.notes));
+                }
+                Err(error) => {
+                    let note =
+                        format!("the language model could not be reached ({error:#}); this is the offline answer");
+                    let extract = extractive::answer(self.bundle, &retrieval);
+                    let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
+                    return Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, vec![note]));
+                }
+            }
+        }
+        let extract = extractive::answer(self.bundle, &retrieval);
+        let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
+        Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new()))
+    }
+
+    fn declined(&self, question: &str, reason: String, context: Vec<ContextItem>) -> Answer {
+        self.finish(question, Mode::Declined, reason, Vec::new(), context, Vec::new())
+    }
+
+    fn finish(
+        &self,
+        question: &str,
+        mode: Mode,
+        answer: String,
+        citations: Vec<Citation>,
+        context: Vec<ContextItem>,
+        notes: Vec<String>,
+    ) -> Answer {
+        Answer {
+            question: question.to_string(),
+            mode,
+            answer,
+            citations,
+            context,
+            index: IndexInfo {
+                commit: self.manifest.commit.clone(),
+                schema_version: self.manifest.bundle_schema_version.clone(),
+                embedder: self.manifest.embedder.id.clone(),
+            },
+            notes,
+        }
+    }
+}
+
+fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
+    let mut items: Vec<ContextItem> = retrieval
+        .hits
+        .iter()
+        .map(|hit| ContextItem {
+            id: hit.id.clone(),
+            module: hit.module.clone(),
+            score: hit.score,
+            kind: hit.kind.clone(),
+        })
+        .collect();
+    for central in &retrieval.central {
+        items.push(ContextItem {
+            id: format!("module:{central}"),
+            module: central.clone(),
+            score: 0.0,
+            kind: "central".to_string(),
+        });
+    }
+    items
+}
+
+/// Which of the question's content terms the retrieved chunks contain.
+struct Coverage {
+    n_terms: usize,
+    n_found: usize,
+    missing: Vec<String>,
+}
+
+impl Coverage {
+    fn share(&self) -> f64 {
+        if self.n_terms == 0 { 0.0 } else { self.n_found as f64 / self.n_terms as f64 }
+    }
+}
+
+fn term_coverage(retrieval: &Retrieval) -> Coverage {
+    let mut present = std::collections::BTreeSet::new();
+    for hit in &retrieval.hits {
+        present.extend(content_terms(&hit.text));
+    }
+    let missing: Vec<String> = retrieval
+        .query_words
+        .iter()
+        .filter(|word| !present.contains(&stem(word)))
+        .map(|word| format!("`{word}`"))
+        .collect();
+    Coverage { n_terms: retrieval.query_words.len(), n_found: retrieval.query_words.len() - missing.len(), missing }
+}

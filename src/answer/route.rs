@@ -1,0 +1,185 @@
+//! Routing: recognising the structural questions that the graph answers exactly, and cutting out the
+//! module or symbol each one is about. Anything not recognised goes to retrieval.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// A structural question, with the raw mentions still to be linked to modules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intent {
+    ImportsOf(String),
+    ImportersOf(String),
+    /// Transitive dependents; `runtime` leaves out TYPE_CHECKING-only edges.
+    Impact {
+        mention: String,
+        runtime: bool,
+    },
+    Cycles(Option<String>),
+    Central,
+    Leaves,
+    Path(String, String),
+    DefinedIn(String),
+    Exports(String),
+}
+
+struct Pattern {
+    regex: Regex,
+    build: fn(&regex::Captures<'_>, &str) -> Intent,
+}
+
+fn capture(captures: &regex::Captures<'_>, name: &str) -> String {
+    captures.name(name).map_or(String::new(), |m| m.as_str().trim().to_string())
+}
+
+fn pattern(regex: &str, build: fn(&regex::Captures<'_>, &str) -> Intent) -> Pattern {
+    Pattern { regex: Regex::new(&format!("(?i)^(?:{regex})$")).expect("valid routing regex"), build }
+}
+
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    // Order matters: the first pattern that matches wins (impact before importers, central before both).
+    vec![
+        pattern(r".*?\bpath (?:from|between) (?P<a>.+?) (?:to|and) (?P<b>.+)", |c, _| {
+            Intent::Path(capture(c, "a"), capture(c, "b"))
+        }),
+        pattern(
+            r"(?:how )?does (?P<a>.+?) (?:transitively |indirectly )?(?:depend on|import|reach|use) (?P<b>.+?)(?: transitively| indirectly| at all)?",
+            |c, _| Intent::Path(capture(c, "a"), capture(c, "b")),
+        ),
+        pattern(
+            r"(?:what|which)(?: other)?(?: modules?| files?| code| parts?)?(?: of the code(?:base)?)? (?:is |are |would be |will be |gets? |might be )?(?:affected|impacted|broken|break|need retesting)(?: at runtime)?(?: if| when| by)?(?: i| we| you| someone)?(?: change| changing| modify| modifying| edit| editing| touch| touching| a change to| changes to| changes in)? (?P<x>.+?)(?: changes| is changed| is modified| at runtime)*",
+            |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
+        ),
+        pattern(
+            r".*?\b(?:impact|blast radius|effect|consequences?) of (?:changing |modifying |editing )?(?P<x>.+?)(?: at runtime)?",
+            |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
+        ),
+        pattern(
+            r"(?:what|which)(?: modules?| files?)? (?:transitively |indirectly )?depends? on (?P<x>.+?)(?: at runtime)?",
+            |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
+        ),
+        pattern(
+            r"if (?:i|we|you|someone) (?:change|modify|edit|touch) (?P<x>.+?),? what (?:breaks|is affected|would break|could break|needs retesting).*",
+            |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
+        ),
+        pattern(
+            r"(?:what are |list |show |are there |is there |find )?(?:the |any )?(?:import )?(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))(?: in the (?:code(?:base)?|repo(?:sitory)?|project))?",
+            |_, _| Intent::Cycles(None),
+        ),
+        pattern(
+            r".*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*? (?:involving|involves|with|containing|contains|including|includes|through) (?P<x>.+)",
+            |c, _| Intent::Cycles(Some(capture(c, "x"))),
+        ),
+        pattern(r"(?:is|are) (?P<x>.+?) (?:in|part of) (?:an? )?(?:import )?(?:cycle|circular import)", |c, _| {
+            Intent::Cycles(Some(capture(c, "x")))
+        }),
+        pattern(
+            r".*?\b(?:most (?:imported|central|important|depended[ -]on|used|connected|referenced)|central modules|hub modules|core modules|key modules)\b.*",
+            |_, _| Intent::Central,
+        ),
+        pattern(
+            r".*?\b(?:leaf modules?|leaves|imports? nothing|no (?:internal )?imports|(?:do not|don't|doesn't|does not) import anything)\b.*",
+            |_, _| Intent::Leaves,
+        ),
+        pattern(
+            r"where (?:is|are) (?:the )?(?:class |function |method |def )?(?P<x>\S+?)(?: class| function)? (?:defined|declared|implemented|located)",
+            |c, _| Intent::DefinedIn(capture(c, "x")),
+        ),
+        pattern(
+            r"(?:which|what) (?:module|file)s? (?:defines?|declares?|contains?|has|implements?) (?:the )?(?:class |function )?(?P<x>.+)",
+            |c, _| Intent::DefinedIn(capture(c, "x")),
+        ),
+        pattern(r"where (?:is|are) (?:the )?(?:class|function) (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
+        pattern(r"(?:what is the )?definition of (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
+        pattern(r"what (?:does|do) (?P<x>.+?) export", |c, _| Intent::Exports(capture(c, "x"))),
+        pattern(
+            r"(?:what are |list |show )?(?:the )?(?:exports|public api|public names|__all__) (?:of|from|in) (?P<x>.+)",
+            |c, _| Intent::Exports(capture(c, "x")),
+        ),
+        pattern(r"what (?:modules? )?(?:does|do) (?P<x>.+?) (?:import|depend on|use)(?: directly)?", |c, _| {
+            Intent::ImportsOf(capture(c, "x"))
+        }),
+        pattern(r"(?:what are |list |show )?(?:the )?(?:imports|dependencies) of (?P<x>.+)", |c, _| {
+            Intent::ImportsOf(capture(c, "x"))
+        }),
+        pattern(r"what (?:modules? )?(?:is|are) imported (?:by|in) (?P<x>.+)", |c, _| {
+            Intent::ImportsOf(capture(c, "x"))
+        }),
+        pattern(
+            r"(?:what|which|who)(?: other)?(?: modules?| files?)? (?:directly )?(?:imports?|uses?) (?P<x>.+?)(?: directly)?",
+            |c, _| Intent::ImportersOf(capture(c, "x")),
+        ),
+        pattern(r"(?:what are |list |show )?(?:the )?importers of (?P<x>.+)", |c, _| {
+            Intent::ImportersOf(capture(c, "x"))
+        }),
+        pattern(r"(?:where|by whom|by which modules?|by what) (?:is|are) (?P<x>.+?) (?:imported|used)", |c, _| {
+            Intent::ImportersOf(capture(c, "x"))
+        }),
+    ]
+});
+
+fn is_runtime(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    lower.contains("runtime") || lower.contains("run time") || lower.contains("run-time")
+}
+
+/// The structural intent of a question, if it has one.
+pub fn route(question: &str) -> Option<Intent> {
+    let question = question.trim().trim_end_matches(['?', '.', '!']).trim();
+    let question = collapse_whitespace(question);
+    PATTERNS.iter().find_map(|p| p.regex.captures(&question).map(|c| (p.build)(&c, &question)))
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_structural_question_type() {
+        let cases = [
+            ("What does scrapy/core/engine.py import?", Intent::ImportsOf("scrapy/core/engine.py".into())),
+            ("what are the dependencies of flask.app", Intent::ImportsOf("flask.app".into())),
+            ("What imports `flask.globals`?", Intent::ImportersOf("`flask.globals`".into())),
+            ("Which modules use the engine module?", Intent::ImportersOf("the engine module".into())),
+            ("Where is django.db.models.query imported?", Intent::ImportersOf("django.db.models.query".into())),
+            (
+                "What is affected if I change flask/ctx.py?",
+                Intent::Impact { mention: "flask/ctx.py".into(), runtime: false },
+            ),
+            (
+                "What depends on flask.wrappers at runtime?",
+                Intent::Impact { mention: "flask.wrappers".into(), runtime: true },
+            ),
+            ("Impact of changing scrapy.http", Intent::Impact { mention: "scrapy.http".into(), runtime: false }),
+            ("Are there any import cycles?", Intent::Cycles(None)),
+            ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
+            ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
+            ("What are the most imported modules?", Intent::Central),
+            ("Which modules import nothing?", Intent::Leaves),
+            (
+                "Is there an import path from flask.cli to flask.app?",
+                Intent::Path("flask.cli".into(), "flask.app".into()),
+            ),
+            ("Does flask.cli depend on flask.sessions?", Intent::Path("flask.cli".into(), "flask.sessions".into())),
+            ("Where is the class ExecutionEngine defined?", Intent::DefinedIn("ExecutionEngine".into())),
+            ("Which module defines url_for?", Intent::DefinedIn("url_for".into())),
+            ("What does flask/__init__.py export?", Intent::Exports("flask/__init__.py".into())),
+        ];
+        for (question, expected) in cases {
+            assert_eq!(route(question), Some(expected), "{question}");
+        }
+    }
+
+    #[test]
+    fn behavioural_questions_go_to_retrieval() {
+        for question in
+            ["How are retries handled for failed downloads?", "Where is the request throttled?", "Explain sessions"]
+        {
+            assert_eq!(route(question), None, "{question}");
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Exact answers from the graph, without an LLM: imports, importers, impact (transitive dependents, all
+//! edges or runtime only), cycles, central modules, leaves, import paths, where a symbol is defined and
+//! what a module exports. Pure over the bundle.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write;
+
+use super::entities::{EntityLinker, Linked};
+use super::route::Intent;
+use crate::bundle::{Bundle, Node};
+
+/// How many modules an answer lists before "and N more" (the citations carry them all, up to a cap).
+const MAX_LISTED: usize = 30;
+
+/// An exact answer: its text, the modules it relies on, and line ranges for symbol answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructuralAnswer {
+    pub text: String,
+    pub cited: Vec<(String, Option<(u32, u32)>)>,
+}
+
+/// Why a structural question could not be answered: a mention that matches nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unlinked {
+    pub mention: String,
+    pub suggestions: Vec<String>,
+}
+
+pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralAnswer, Unlinked> {
+    let linker = EntityLinker::new(bundle);
+    let module = |mention: &str| -> Result<(String, String), Unlinked> {
+        match linker.link(mention) {
+            Some(Linked::Module { id, alternatives }) => Ok((id, ambiguity_note(&alternatives))),
+            Some(Linked::Symbol { name, modules }) => {
+                let note = format!(" (`{name}` is defined in `{}`)", modules[0]);
+                Ok((modules[0].clone(), note))
+            }
+            None => Err(Unlinked { mention: mention.to_string(), suggestions: suggestions(bundle, mention) }),
+        }
+    };
+    match intent {
+        Intent::ImportsOf(mention) => {
+            let (id, note) = module(mention)?;
+            Ok(imports_of(bundle, &bundle.nodes[&id], &note))
+        }
+        Intent::ImportersOf(mention) => {
+            let (id, note) = module(mention)?;
+            Ok(importers_of(bundle, &id, &note))
+        }
+        Intent::Impact { mention, runtime } => {
+            let (id, note) = module(mention)?;
+            Ok(impact(bundle, &id, *runtime, &note))
+        }
+        Intent::Cycles(None) => Ok(all_cycles(bundle)),
+        Intent::Cycles(Some(mention)) => {
+            let (id, note) = module(mention)?;
+            Ok(cycles_of(bundle, &id, &note))
+        }
+        Intent::Central => Ok(central(bundle)),
+        Intent::Leaves => Ok(leaves(bundle)),
+        Intent::Path(from, to) => {
+            let (from, _) = module(from)?;
+            let (to, _) = module(to)?;
+            Ok(path(bundle, &from, &to))
+        }
+        Intent::DefinedIn(mention) => defined_in(bundle, &linker, mention),
+        Intent::Exports(mention) => {
+            let (id, note) = module(mention)?;
+            let node = &bundle.nodes[&id];
+            let source = if node.exports_source == "__all__" {
+                "its `__all__`"
+            } else {
+                "its public top-level names (no `__all__`)"
+            };
+            let text = format!(
+                "`{id}`{note} exports {} names, from {source}: {}.",
+                node.exports.len(),
+                code_list(&node.exports, MAX_LISTED)
+            );
+            Ok(StructuralAnswer { text, cited: vec![(id, None)] })
+        }
+    }
+}
+
+fn imports_of(bundle: &Bundle, node: &Node, note: &str) -> StructuralAnswer {
+    let mut text = format!("`{}`{note} imports {} module(s) of the repository", node.id, node.imports.len());
+    if node.imports.is_empty() {
+        text.push('.');
+    } else {
+        let described: Vec<String> = node.imports.iter().map(|dst| describe_edge(bundle, &node.id, dst, dst)).collect();
+        let _ = write!(text, ": {}.", limited(&described, MAX_LISTED));
+    }
+    let external = &node.external_imports;
+    if !external.stdlib.is_empty() || !external.third_party.is_empty() {
+        let _ = write!(
+            text,
+            " Outside the repository: standard library {}; third-party {}.",
+            or_none(&external.stdlib),
+            or_none(&external.third_party)
+        );
+    }
+    let mut cited = vec![(node.id.clone(), None)];
+    cited.extend(node.imports.iter().map(|id| (id.clone(), None)));
+    StructuralAnswer { text, cited }
+}
+
+fn importers_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
+    let importers: Vec<String> =
+        bundle.edges.iter().filter(|e| e.dst == id).map(|e| describe_edge(bundle, &e.src, id, &e.src)).collect();
+    let sources: Vec<String> = bundle.edges.iter().filter(|e| e.dst == id).map(|e| e.src.clone()).collect();
+    let node = &bundle.nodes[id];
+    let text = if importers.is_empty() {
+        format!("No module of the repository imports `{id}`{note}.")
+    } else {
+        format!(
+            "{} module(s) import `{id}`{note} directly: {}. Counting indirect importers, {} module(s) depend on it.",
+            importers.len(),
+            limited(&importers, MAX_LISTED),
+            node.importers_count
+        )
+    };
+    let mut cited = vec![(id.to_string(), None)];
+    cited.extend(sources.into_iter().map(|source| (source, None)));
+    StructuralAnswer { text, cited }
+}
+
+fn impact(bundle: &Bundle, id: &str, runtime: bool, note: &str) -> StructuralAnswer {
+    let dependents = transitive_dependents(bundle, id, runtime);
+    let direct: BTreeSet<&str> =
+        bundle.edges.iter().filter(|e| e.dst == id && !(runtime && e.type_checking)).map(|e| e.src.as_str()).collect();
+    let scope = if runtime { "at runtime (leaving out `if TYPE_CHECKING:` imports)" } else { "counting every import" };
+    let listed: Vec<String> = dependents.iter().map(|d| format!("`{d}`")).collect();
+    let text = if dependents.is_empty() {
+        format!("Nothing in the repository depends on `{id}`{note} {scope}: changing it affects only itself.")
+    } else {
+        format!(
+            "Changing `{id}`{note} can affect {} module(s) {scope}, {} of them directly: {}.",
+            dependents.len(),
+            direct.len(),
+            limited(&listed, MAX_LISTED)
+        )
+    };
+    let mut cited = vec![(id.to_string(), None)];
+    cited.extend(direct.iter().map(|d| (d.to_string(), None)));
+    StructuralAnswer { text, cited }
+}
+
+/// Every module that reaches `id` along import edges, sorted.
+pub fn transitive_dependents(bundle: &Bundle, id: &str, runtime: bool) -> Vec<String> {
+    let mut importers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for edge in bundle.edges.iter().filter(|e| !(runtime && e.type_checking)) {
+        importers.entry(edge.dst.as_str()).or_default().push(edge.src.as_str());
+    }
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut queue: VecDeque<&str> = VecDeque::from([id]);
+    while let Some(current) = queue.pop_front() {
+        for &importer in importers.get(current).map_or(&[][..], Vec::as_slice) {
+            if importer != id && seen.insert(importer) {
+                queue.push_back(importer);
+            }
+        }
+    }
+    seen.into_iter().map(str::to_string).collect()
+}
+
+fn all_cycles(bundle: &Bundle) -> StructuralAnswer {
+    let all: Vec<_> = bundle.cycles.iter().filter(|c| c.edges == "all").collect();
+    let runtime: Vec<_> = bundle.cycles.iter().filter(|c| c.edges == "runtime").collect();
+    if all.is_empty() {
+        return StructuralAnswer {
+            text: "There are no import cycles in the repository.".to_string(),
+            cited: Vec::new(),
+        };
+    }
+    let mut text = format!(
+        "There are {} import cycle(s) counting every import ({} at runtime, leaving out `if TYPE_CHECKING:` imports).",
+        all.len(),
+        runtime.len()
+    );
+    for cycle in all.iter().take(5) {
+        let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+        let _ = write!(text, "\n- {} modules: {}", cycle.size, limited(&members, 12));
+    }
+    let cited = all.iter().take(5).flat_map(|cycle| cycle.members.iter().take(12).map(|m| (m.clone(), None))).collect();
+    StructuralAnswer { text, cited }
+}
+
+fn cycles_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
+    let node = &bundle.nodes[id];
+    let find = |edges: &str| bundle.cycles.iter().find(|c| c.edges == edges && c.members.iter().any(|m| m == id));
+    let Some(cycle) = find("all") else {
+        return StructuralAnswer {
+            text: format!("`{id}`{note} is not part of any import cycle."),
+            cited: vec![(id.to_string(), None)],
+        };
+    };
+    let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+    let runtime = match find("runtime") {
+        Some(runtime_cycle) => format!("At runtime the cycle has {} modules.", runtime_cycle.size),
+        None => "It exists only through `if TYPE_CHECKING:` imports: there is no cycle at runtime.".to_string(),
+    };
+    let text = format!(
+        "`{id}`{note} is in an import cycle of {} modules: {}. {runtime}",
+        node.scc_size,
+        limited(&members, MAX_LISTED)
+    );
+    let cited = cycle.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect();
+    StructuralAnswer { text, cited }
+}
+
+fn central(bundle: &Bundle) -> StructuralAnswer {
+    let mut by_importers: Vec<&Node> = bundle.nodes.values().collect();
+    by_importers.sort_by(|a, b| b.importers_count.cmp(&a.importers_count).then_with(|| a.id.cmp(&b.id)));
+    let mut by_rank: Vec<&Node> = bundle.nodes.values().collect();
+    by_rank.sort_by(|a, b| b.pagerank.total_cmp(&a.pagerank).then_with(|| a.id.cmp(&b.id)));
+    let top: Vec<String> = by_importers
+        .iter()
+        .take(10)
+        .map(|n| {
+            format!("`{}` ({} transitive, {} direct importers)", n.id, n.importers_count, n.direct_importers_count)
+        })
+        .collect();
+    let ranked: Vec<String> = by_rank.iter().take(10).map(|n| format!("`{}`", n.id)).collect();
+    let text =
+        format!("Most depended-on modules: {}.\nMost central by PageRank: {}.", top.join(", "), ranked.join(", "));
+    let mut cited: Vec<(String, Option<(u32, u32)>)> = Vec::new();
+    for node in by_importers.iter().take(10).chain(by_rank.iter().take(10)) {
+        if !cited.iter().any(|(id, _)| id == &node.id) {
+            cited.push((node.id.clone(), None));
+        }
+    }
+    StructuralAnswer { text, cited }
+}
+
+fn leaves(bundle: &Bundle) -> StructuralAnswer {
+    let leaves: Vec<String> =
+        bundle.nodes.values().filter(|n| n.imports.is_empty()).map(|n| format!("`{}`", n.id)).collect();
+    let text = format!(
+        "{} of {} modules import no other module of the repository: {}.",
+        leaves.len(),
+        bundle.nodes.len(),
+        limited(&leaves, MAX_LISTED)
+    );
+    let cited =
+        bundle.nodes.values().filter(|n| n.imports.is_empty()).take(MAX_LISTED).map(|n| (n.id.clone(), None)).collect();
+    StructuralAnswer { text, cited }
+}
+
+fn path(bundle: &Bundle, from: &str, to: &str) -> StructuralAnswer {
+    match shortest_path(bundle, from, to) {
+        Some(steps) => {
+            let chain: Vec<String> = steps.iter().map(|s| format!("`{s}`")).collect();
+            let text = if steps.len() == 2 {
+                format!("Yes: `{from}` imports `{to}` directly.")
+            } else {
+                format!("Yes: `{from}` depends on `{to}` through {} import(s): {}.", steps.len() - 1, chain.join(" → "))
+            };
+            StructuralAnswer { text, cited: steps.into_iter().map(|s| (s, None)).collect() }
+        }
+        None => {
+            let reverse = shortest_path(bundle, to, from).is_some();
+            let hint =
+                if reverse { format!(" (the other way round, `{to}` does depend on `{from}`)") } else { String::new() };
+            StructuralAnswer {
+                text: format!("No: there is no import path from `{from}` to `{to}`{hint}."),
+                cited: vec![(from.to_string(), None), (to.to_string(), None)],
+            }
+        }
+    }
+}
+
+/// Breadth-first search along importer→imported edges.
+pub fn shortest_path(bundle: &Bundle, from: &str, to: &str) -> Option<Vec<String>> {
+    let mut imports: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for edge in &bundle.edges {
+        imports.entry(edge.src.as_str()).or_default().push(edge.dst.as_str());
+    }
+    let mut previous: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = VecDeque::from([from]);
+    while let Some(current) = queue.pop_front() {
+        if current == to && current != from {
+            let mut steps = vec![to.to_string()];
+            let mut at = to;
+            while let Some(&before) = previous.get(at) {
+                steps.push(before.to_string());
+                at = before;
+                if at == from {
+                    break;
+                }
+            }
+            steps.reverse();
+            return Some(steps);
+        }
+        for &next in imports.get(current).map_or(&[][..], Vec::as_slice) {
+            if next != from && !previous.contains_key(next) {
+                previous.insert(next, current);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+fn defined_in(bundle: &Bundle, linker: &EntityLinker<'_>, mention: &str) -> Result<StructuralAnswer, Unlinked> {
+    let name = super::entities::clean_mention(mention);
+    let mut found: Vec<(String, String, u32, u32)> = Vec::new();
+    for node in bundle.nodes.values() {
+        for symbol in &node.symbols {
+            if symbol.name == name {
+                found.push((node.id.clone(), symbol.kind.clone(), symbol.line_start, symbol.line_end));
+            }
+            for method in
+                symbol.methods.iter().filter(|m| m.name == name || format!("{}.{}", symbol.name, m.name) == name)
+            {
+                found.push((node.id.clone(), format!("method of {}", symbol.name), method.line_start, method.line_end));
+            }
+        }
+    }
+    if found.is_empty() {
+        // Maybe a misspelling, or a module name.
+        return match linker.link(&name) {
+            Some(Linked::Symbol { name: corrected, .. }) if corrected != name => defined_in(bundle, linker, &corrected),
+            Some(Linked::Module { id, .. }) => {
+                Ok(StructuralAnswer { text: format!("`{name}` is the module `{id}`."), cited: vec![(id, None)] })
+            }
+            _ => Err(Unlinked { mention: name.clone(), suggestions: suggestions(bundle, &name) }),
+        };
+    }
+    let places: Vec<String> =
+        found.iter().map(|(id, kind, start, end)| format!("`{id}` lines {start}-{end} ({kind})")).collect();
+    let text = format!("`{name}` is defined in {}.", limited(&places, MAX_LISTED));
+    let cited = found.into_iter().map(|(id, _, start, end)| (id, Some((start, end)))).collect();
+    Ok(StructuralAnswer { text, cited })
+}
+
+/// `shown` (one end of the edge src → dst) with the edge's flags.
+fn describe_edge(bundle: &Bundle, src: &str, dst: &str, shown: &str) -> String {
+    let Some(edge) = bundle.edges.iter().find(|e| e.src == src && e.dst == dst) else { return format!("`{shown}`") };
+    let mut flags = Vec::new();
+    if edge.type_checking {
+        flags.push("TYPE_CHECKING only");
+    }
+    if edge.conditional {
+        flags.push("conditional");
+    }
+    if edge.local {
+        flags.push("inside a function");
+    }
+    if flags.is_empty() { format!("`{shown}`") } else { format!("`{shown}` ({})", flags.join(", ")) }
+}
+
+fn ambiguity_note(alternatives: &[String]) -> String {
+    if alternatives.is_empty() {
+        String::new()
+    } else {
+        let shown: Vec<String> = alternatives.iter().take(3).map(|a| format!("`{a}`")).collect();
+        format!(" (also matching: {})", shown.join(", "))
+    }
+}
+
+/// Module ids whose names look most like the mention, for "did you mean" replies.
+pub fn suggestions(bundle: &Bundle, mention: &str) -> Vec<String> {
+    let wanted = mention.to_lowercase();
+    let mut scored: Vec<(usize, &String)> = bundle
+        .nodes
+        .values()
+        .map(|node| {
+            let short = node.module.rsplit('.').next().unwrap_or(&node.module).to_lowercase();
+            (
+                strsim::levenshtein(&short, &wanted).min(strsim::levenshtein(&node.module.to_lowercase(), &wanted)),
+                &node.id,
+            )
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, id)| id.clone()).collect()
+}
+
+fn code_list(items: &[String], max: usize) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
+    if quoted.is_empty() { "none".to_string() } else { limited(&quoted, max) }
+}
+
+fn or_none(items: &[String]) -> String {
+    if items.is_empty() { "none".to_string() } else { items.join(", ") }
+}
+
+fn limited(items: &[String], max: usize) -> String {
+    let mut text = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > max {
+        let _ = write!(text, " and {} more", items.len() - max);
+    }
+    text
+}

@@ -1,0 +1,214 @@
+//! The LanceDB table of chunks in `DIR/lancedb/`: one row per chunk with its vector, a full-text index on
+//! the text (code tokenizer, identifier splitting, stemming, stop words: the settings measured best in
+//! RETRIEVAL.md), written in one batch and compacted to a single version so the artifact does not carry
+//! history. Reading back: hybrid (full-text + vector, reciprocal-rank fusion) or vector-only search.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use arrow_array::types::Float32Type;
+use arrow_array::{
+    Array, ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, RecordBatchIterator, StringArray, UInt32Array,
+};
+use arrow_schema::{DataType, Field, Schema};
+use futures::TryStreamExt;
+use lancedb::database::CreateTableMode;
+use lancedb::index::Index;
+use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
+use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions};
+use lancedb::table::OptimizeAction;
+
+use super::chunks::Chunk;
+
+pub const TABLE_NAME: &str = "chunks";
+pub const LANCEDB_DIR: &str = "lancedb";
+
+/// A chunk as stored, with its vector and text hash.
+pub struct StoredChunk<'a> {
+    pub chunk: &'a Chunk,
+    pub text_hash: String,
+    pub vector: Vec<f32>,
+}
+
+/// One search hit, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub id: String,
+    pub kind: String,
+    pub module: String,
+    pub symbol: Option<String>,
+    pub line_start: u32,
+    pub line_end: u32,
+    pub text: String,
+    pub score: f32,
+}
+
+/// Writes the table from scratch (replacing any previous one), indexes the text, and compacts.
+pub async fn write_chunk_table(index_dir: &Path, rows: &[StoredChunk<'_>], dimension: usize) -> Result<()> {
+    let db_path = index_dir.join(LANCEDB_DIR);
+    if db_path.exists() {
+        std::fs::remove_dir_all(&db_path).with_context(|| format!("cannot replace {}", db_path.display()))?;
+    }
+    let uri = db_path.to_str().context("index directory path is not valid UTF-8")?;
+    let connection = lancedb::connect(uri).execute().await.context("cannot create the LanceDB database")?;
+    let batch = chunk_batch(rows, dimension)?;
+    let schema = batch.schema();
+    let reader = RecordBatchIterator::new(vec![Ok(batch)], schema);
+    let table = connection
+        .create_table(TABLE_NAME, Box::new(reader) as Box<dyn arrow_array::RecordBatchReader + Send>)
+        .mode(CreateTableMode::Overwrite)
+        .execute()
+        .await
+        .context("cannot write the chunk table")?;
+    if !rows.is_empty() {
+        let fts = FtsIndexBuilder::code().split_identifiers(true).stem(true).remove_stop_words(true);
+        table
+            .create_index(&["text"], Index::FTS(fts))
+            .replace(true)
+            .execute()
+            .await
+            .context("cannot build the full-text index")?;
+    }
+    table.optimize(OptimizeAction::All).await.context("cannot compact the chunk table")?;
+    table
+        .optimize(OptimizeAction::Prune {
+            older_than: Some(lancedb::table::optimize::Duration::zero()),
+            delete_unverified: Some(true),
+            error_if_tagged_old_versions: Some(false),
+        })
+        .await
+        .context("cannot prune old table versions")?;
+    Ok(())
+}
+
+fn chunk_batch(rows: &[StoredChunk<'_>], dimension: usize) -> Result<RecordBatch> {
+    fn strings<'r>(rows: &'r [StoredChunk<'r>], field: impl Fn(&'r StoredChunk<'r>) -> &'r str) -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(field)))
+    }
+    let vectors = FixedSizeListArray::from_iter_primitive::<Float32Type, _, _>(
+        rows.iter().map(|row| Some(row.vector.iter().copied().map(Some).collect::<Vec<_>>())),
+        dimension as i32,
+    );
+    let columns: Vec<ArrayRef> = vec![
+        strings(rows, |row| &row.chunk.id),
+        strings(rows, |row| row.chunk.kind.as_str()),
+        strings(rows, |row| &row.chunk.module),
+        strings(rows, |row| &row.chunk.folder),
+        Arc::new(rows.iter().map(|row| row.chunk.symbol.as_deref()).collect::<StringArray>()),
+        Arc::new(rows.iter().map(|row| Some(row.chunk.line_start)).collect::<UInt32Array>()),
+        Arc::new(rows.iter().map(|row| Some(row.chunk.line_end)).collect::<UInt32Array>()),
+        strings(rows, |row| &row.chunk.text),
+        strings(rows, |row| &row.text_hash),
+        Arc::new(vectors),
+    ];
+    Ok(RecordBatch::try_new(Arc::new(table_schema(dimension)), columns)?)
+}
+
+fn table_schema(dimension: usize) -> Schema {
+    Schema::new(vec![
+        Field::new("id", DataType::Utf8, false),
+        Field::new("kind", DataType::Utf8, false),
+        Field::new("module", DataType::Utf8, false),
+        Field::new("folder", DataType::Utf8, false),
+        Field::new("symbol", DataType::Utf8, true),
+        Field::new("line_start", DataType::UInt32, false),
+        Field::new("line_end", DataType::UInt32, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("text_hash", DataType::Utf8, false),
+        Field::new(
+            "vector",
+            DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32),
+            true,
+        ),
+    ])
+}
+
+/// An opened chunk table.
+pub struct ChunkStore {
+    table: lancedb::Table,
+}
+
+impl ChunkStore {
+    pub async fn open(index_dir: &Path) -> Result<ChunkStore> {
+        let db_path = index_dir.join(LANCEDB_DIR);
+        let uri = db_path.to_str().context("index directory path is not valid UTF-8")?;
+        let connection = lancedb::connect(uri).execute().await.context("cannot open the LanceDB database")?;
+        let table = connection
+            .open_table(TABLE_NAME)
+            .execute()
+            .await
+            .with_context(|| format!("no chunk table in {}; re-run `strata index`", db_path.display()))?;
+        Ok(ChunkStore { table })
+    }
+
+    pub async fn count(&self) -> Result<usize> {
+        Ok(self.table.count_rows(None).await?)
+    }
+
+    /// Hybrid search when there are words to match, vector-only otherwise. `filter` is a SQL predicate.
+    pub async fn search(&self, words: &str, vector: &[f32], limit: usize, filter: Option<&str>) -> Result<Vec<Hit>> {
+        let mut query = self.table.query().limit(limit);
+        if let Some(filter) = filter {
+            query = query.only_if(filter);
+        }
+        let batches: Vec<RecordBatch> = if words.trim().is_empty() {
+            query.nearest_to(vector)?.execute().await?.try_collect().await?
+        } else {
+            query
+                .full_text_search(FullTextSearchQuery::new(words.to_string()))
+                .nearest_to(vector)?
+                .execute_hybrid(QueryExecutionOptions::default())
+                .await?
+                .try_collect()
+                .await?
+        };
+        let mut hits = Vec::new();
+        for batch in &batches {
+            hits.extend(hits_of(batch)?);
+        }
+        Ok(hits)
+    }
+}
+
+fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
+    let text = |name: &str| -> Result<&StringArray> {
+        batch
+            .column_by_name(name)
+            .and_then(|column| column.as_any().downcast_ref::<StringArray>())
+            .with_context(|| format!("chunk table has no text column {name}"))
+    };
+    let number = |name: &str| -> Result<&UInt32Array> {
+        batch
+            .column_by_name(name)
+            .and_then(|column| column.as_any().downcast_ref::<UInt32Array>())
+            .with_context(|| format!("chunk table has no integer column {name}"))
+    };
+    let (ids, kinds, modules, symbols, texts) =
+        (text("id")?, text("kind")?, text("module")?, text("symbol")?, text("text")?);
+    let (starts, ends) = (number("line_start")?, number("line_end")?);
+    // Hybrid results carry `_relevance_score` (higher is better); vector-only ones `_distance` (lower).
+    let score = |row: usize| -> f32 {
+        if let Some(column) =
+            batch.column_by_name("_relevance_score").and_then(|c| c.as_any().downcast_ref::<Float32Array>())
+        {
+            return column.value(row);
+        }
+        match batch.column_by_name("_distance").and_then(|c| c.as_any().downcast_ref::<Float32Array>()) {
+            Some(column) => 1.0 / (1.0 + column.value(row)),
+            None => 0.0,
+        }
+    };
+    Ok((0..batch.num_rows())
+        .map(|row| Hit {
+            id: ids.value(row).to_string(),
+            kind: kinds.value(row).to_string(),
+            module: modules.value(row).to_string(),
+            symbol: (!symbols.is_null(row)).then(|| symbols.value(row).to_string()),
+            line_start: starts.value(row),
+            line_end: ends.value(row),
+            text: texts.value(row).to_string(),
+            score: score(row),
+        })
+        .collect())
+}

@@ -1,0 +1,309 @@
+//! `strata ask` over the `shop` fixture: every structural question type, retrieval, declines, output
+//! formats, and the LLM and embedding paths against an OpenAI-compatible server faked on loopback.
+
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use crate::support::{Index, Repo, index, strata, strata_with_env};
+
+/// One index of the shop fixture shared by the offline tests (indexing is the slow part).
+fn shop_index() -> &'static Index {
+    static INDEX: OnceLock<(Repo, Index)> = OnceLock::new();
+    let (_, index) = INDEX.get_or_init(|| {
+        let repo = Repo::git("shop");
+        let index = index(repo.path(), &[]);
+        (repo, index)
+    });
+    index
+}
+
+fn ask_json(index: &Index, question: &str, env: &[(&str, &str)]) -> Value {
+    let output = strata_with_env(&["ask", "--index", index.dir.to_str().unwrap(), "--format", "json", question], env);
+    assert!(output.status.success(), "ask failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("ask --format json prints JSON")
+}
+
+fn ask(question: &str) -> Value {
+    ask_json(shop_index(), question, &[])
+}
+
+fn cited(answer: &Value) -> Vec<String> {
+    answer["citations"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap().to_string()).collect()
+}
+
+fn text(answer: &Value) -> &str {
+    answer["answer"].as_str().unwrap()
+}
+
+#[test]
+fn imports_of_a_module() {
+    let answer = ask("What does shop/cart.py import?");
+    assert_eq!(answer["mode"], "structural");
+    assert!(text(&answer).contains("`shop/pricing.py`"), "{}", text(&answer));
+    assert!(text(&answer).contains("`shop/models.py` (TYPE_CHECKING only)"), "{}", text(&answer));
+    assert_eq!(cited(&answer), ["shop/cart.py", "shop/models.py", "shop/pricing.py"]);
+}
+
+#[test]
+fn importers_of_a_module_by_dotted_name() {
+    let answer = ask("Which modules import shop.cart?");
+    assert_eq!(answer["mode"], "structural");
+    assert!(text(&answer).starts_with("3 module(s) import `shop/cart.py`"), "{}", text(&answer));
+    assert_eq!(cited(&answer), ["shop/cart.py", "shop/__init__.py", "shop/api.py", "shop/models.py"]);
+}
+
+#[test]
+fn impact_counts_all_edges_or_runtime_only() {
+    let all = ask("What is affected if I change shop/utils.py?");
+    assert!(text(&all).contains("can affect 5 module(s) counting every import"), "{}", text(&all));
+    let runtime = ask("What depends on shop.models at runtime?");
+    assert!(text(&runtime).contains("Nothing in the repository depends on `shop/models.py`"), "{}", text(&runtime));
+}
+
+#[test]
+fn cycles_everywhere_and_for_one_module() {
+    let all = ask("Are there any import cycles?");
+    assert!(text(&all).contains("1 import cycle(s) counting every import (0 at runtime"), "{}", text(&all));
+    let one = ask("Is shop/models.py in a cycle?");
+    assert!(text(&one).contains("cycle of 2 modules"), "{}", text(&one));
+    assert!(text(&one).contains("no cycle at runtime"), "{}", text(&one));
+}
+
+#[test]
+fn central_and_leaf_modules() {
+    let central = ask("What are the most imported modules?");
+    assert!(
+        text(&central).starts_with("Most depended-on modules: `shop/utils.py` (5 transitive"),
+        "{}",
+        text(&central)
+    );
+    let leaves = ask("Which modules import nothing?");
+    assert!(
+        text(&leaves).contains("`shop/utils.py`") && !text(&leaves).contains("`shop/cart.py`"),
+        "{}",
+        text(&leaves)
+    );
+}
+
+#[test]
+fn paths_between_modules() {
+    let yes = ask("Does shop/api.py depend on shop/utils.py?");
+    assert!(
+        text(&yes).contains("`shop/api.py` → `shop/cart.py` → `shop/pricing.py` → `shop/utils.py`"),
+        "{}",
+        text(&yes)
+    );
+    let no = ask("Does shop/utils.py depend on shop/api.py?");
+    assert!(text(&no).starts_with("No: there is no import path"), "{}", text(&no));
+}
+
+#[test]
+fn where_a_symbol_is_defined_with_lines() {
+    let answer = ask("Where is PaymentGateway defined?");
+    assert_eq!(answer["mode"], "structural");
+    assert_eq!(answer["citations"][0]["path"], "shop/payments/gateway.py");
+    assert_eq!(answer["citations"][0]["lines"], json!([9, 22]));
+    let method = ask("Which module defines charge_with_retry?");
+    assert!(text(&method).contains("method of PaymentGateway"), "{}", text(&method));
+}
+
+#[test]
+fn exports_use_dunder_all() {
+    let answer = ask("What does shop/__init__.py export?");
+    assert!(text(&answer).contains("from its `__all__`: `Cart`"), "{}", text(&answer));
+}
+
+#[test]
+fn misspelled_module_and_symbol_names_are_linked() {
+    let misspelled = ask("What imports shop/pricng.py?");
+    assert!(text(&misspelled).contains("`shop/pricing.py`"), "{}", text(&misspelled));
+    let by_symbol = ask("What imports Cart?");
+    assert!(text(&by_symbol).contains("import `shop/cart.py`"), "{}", text(&by_symbol));
+}
+
+#[test]
+fn an_unknown_module_is_declined_with_suggestions() {
+    let answer = ask("What imports shop/nonexistent_thing.py?");
+    assert_eq!(answer["mode"], "declined");
+    assert!(text(&answer).contains("I don't know which module"), "{}", text(&answer));
+    assert!(text(&answer).contains("Did you mean"), "{}", text(&answer));
+}
+
+#[test]
+fn behavioural_question_is_answered_from_retrieval() {
+    let answer = ask("How are failed payment charges retried?");
+    assert_eq!(answer["mode"], "retrieval");
+    assert_eq!(cited(&answer)[0], "shop/payments/gateway.py", "{answer:#}");
+    assert!(answer["context"].as_array().unwrap().iter().any(|c| c["kind"] == "central"));
+    assert_eq!(answer["index"]["embedder"], "builtin-hash-v1-512");
+}
+
+#[test]
+fn unanswerable_questions_are_declined_saying_what_was_searched() {
+    let answer = ask("What is the airspeed velocity of an unladen swallow?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert!(text(&answer).contains("I searched"), "{}", text(&answer));
+    assert!(answer["citations"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn an_empty_question_gets_a_helpful_reply() {
+    let answer = ask("   ");
+    assert_eq!(answer["mode"], "declined");
+    assert!(text(&answer).contains("The question is empty"));
+}
+
+#[test]
+fn markdown_keeps_sources_in_details() {
+    let output = strata(&[
+        "ask",
+        "--index",
+        shop_index().dir.to_str().unwrap(),
+        "--format",
+        "markdown",
+        "What imports shop.pricing?",
+    ]);
+    let markdown = String::from_utf8(output.stdout).unwrap();
+    assert!(markdown.contains("<details><summary>Sources"), "{markdown}");
+    assert!(markdown.contains("<sub>strata: exact answer from the import graph"), "{markdown}");
+}
+
+#[test]
+fn asking_without_an_index_is_a_clear_error() {
+    let missing = tempfile::TempDir::new().unwrap();
+    let output = strata(&["ask", "--index", missing.path().to_str().unwrap(), "anything"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is not a strata index"));
+}
+
+#[test]
+fn the_manifest_records_the_embedder_and_chunk_hashes() {
+    let manifest: Value = serde_json::from_slice(&shop_index().read("manifest.json")).unwrap();
+    assert_eq!(manifest["embedder"], json!({"id": "builtin-hash-v1-512", "dimension": 512}));
+    let chunks = manifest["chunks"].as_object().unwrap();
+    assert!(chunks.contains_key("module:shop/cart.py"));
+    assert!(chunks.keys().any(|id| id.starts_with("code:shop/payments/gateway.py:")));
+    assert_eq!(shop_index().report["n_chunks"].as_u64().unwrap() as usize, chunks.len());
+}
+
+/// A fake OpenAI-compatible `/embeddings`: one deterministic 8-dimensional vector per input text.
+struct FakeEmbeddings;
+
+impl Respond for FakeEmbeddings {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        let inputs: Vec<String> = match &body["input"] {
+            Value::String(text) => vec![text.clone()],
+            Value::Array(items) => items.iter().map(|item| item.as_str().unwrap_or_default().to_string()).collect(),
+            _ => Vec::new(),
+        };
+        let data: Vec<Value> = inputs
+            .iter()
+            .enumerate()
+            .map(|(index, text)| {
+                let mut vector = [0.0f32; 8];
+                for word in text.split_whitespace() {
+                    vector[word.len() % 8] += 1.0;
+                }
+                json!({"object": "embedding", "index": index, "embedding": vector})
+            })
+            .collect();
+        ResponseTemplate::new(200).set_body_json(json!({
+            "object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1}
+        }))
+    }
+}
+
+fn chat_reply(content: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "fake-chat",
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": null,
+                     "message": {"role": "assistant", "content": content, "refusal": null}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+    }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_answer_keeps_real_citations_and_removes_hallucinated_ones() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(chat_reply(
+            "Charges are retried in `shop/payments/gateway.py` with exponential backoff; see also `shop/ghost.py`.",
+        ))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let base_url = format!("{}/v1", server.uri());
+    let answer = tokio::task::spawn_blocking(move || {
+        ask_json(
+            shop_index(),
+            "How are failed payment charges retried?",
+            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(answer["mode"], "generated", "{answer:#}");
+    assert_eq!(cited(&answer), ["shop/payments/gateway.py"]);
+    assert!(!text(&answer).contains("ghost"), "{}", text(&answer));
+    assert!(answer["notes"][0].as_str().unwrap().contains("removed citation shop/ghost.py"), "{answer:#}");
+    let requests = server.received_requests().await.unwrap();
+    let prompt: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(prompt["temperature"], 0.0);
+    assert!(prompt["messages"][1]["content"].as_str().unwrap().contains("<DATA id=\"code:shop/payments/gateway.py:"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_server_error_falls_back_to_the_offline_answer() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(
+            ResponseTemplate::new(500).set_body_json(
+                json!({"error": {"message": "boom", "type": "server_error", "param": null, "code": null}}),
+            ),
+        )
+        .mount(&server)
+        .await;
+    let base_url = format!("{}/v1", server.uri());
+    let answer = tokio::task::spawn_blocking(move || {
+        ask_json(
+            shop_index(),
+            "How are failed payment charges retried?",
+            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(answer["mode"], "retrieval");
+    assert_eq!(cited(&answer)[0], "shop/payments/gateway.py");
+    assert!(answer["notes"][0].as_str().unwrap().contains("could not be reached"), "{answer:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openai_embeddings_index_and_query_through_the_same_server() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST")).and(path("/v1/embeddings")).respond_with(FakeEmbeddings).mount(&server).await;
+    let base_url = format!("{}/v1", server.uri());
+    let (indexed, answer, without_server) = tokio::task::spawn_blocking(move || {
+        let repo = Repo::git("shop");
+        let env = [("OPENAI_BASE_URL", base_url.as_str()), ("STRATA_EMBEDDING_MODEL", "fake-embed")];
+        let indexed = crate::support::index_with_env(repo.path(), &["--embedder", "openai"], &env);
+        let answer = ask_json(&indexed, "How are failed payment charges retried?", &env);
+        let without_server = strata(&["ask", "--index", indexed.dir.to_str().unwrap(), "retries"]);
+        (indexed.report.clone(), answer, without_server)
+    })
+    .await
+    .unwrap();
+    assert_eq!(indexed["embedder"], "openai:fake-embed");
+    assert_eq!(answer["index"]["embedder"], "openai:fake-embed");
+    assert_eq!(answer["mode"], "retrieval");
+    assert_eq!(without_server.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&without_server.stderr).contains("set OPENAI_BASE_URL"));
+    let requests = server.received_requests().await.unwrap();
+    assert!(requests.len() >= 3, "probe, chunks and the question are embedded");
+}

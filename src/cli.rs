@@ -25,6 +25,24 @@ pub enum Command {
     Index(IndexArgs),
     /// Answer a question from an index: exact graph answers, or retrieval (+ an LLM when configured).
     Ask(AskArgs),
+    /// Show what changed structurally between two indexes (modules, edges, cycles, dependents).
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Markdown,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older index directory.
+    pub old: PathBuf,
+    /// The newer index directory.
+    pub new: PathBuf,
+    #[arg(long, value_enum, default_value = "markdown", env = "STRATA_FORMAT")]
+    pub format: DiffFormat,
 }
 
 /// The OpenAI-compatible server, shared by `index --embedder openai` and `ask`.
@@ -61,6 +79,10 @@ pub struct IndexArgs {
     /// Skip Python files larger than this many bytes [default: 2000000].
     #[arg(long, value_name = "BYTES", env = "STRATA_MAX_FILE_BYTES")]
     pub max_file_bytes: Option<u64>,
+    /// Previous index directory to reuse: unchanged files are not re-parsed and unchanged chunks not
+    /// re-embedded. A missing or incompatible one gives a warning and a full rebuild.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
+    pub previous: Option<PathBuf>,
     /// Embedder for the search index.
     #[arg(long, value_enum, default_value = "builtin", env = "STRATA_EMBEDDER")]
     pub embedder: EmbedderChoice,

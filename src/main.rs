@@ -41,6 +41,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Index(args) => commands::run_index_command(args),
         Command::Ask(args) => commands::run_ask_command(args),
+        Command::Diff(args) => commands::run_diff_command(args),
     };
     ExitCode::from(exit_for(result) as u8)
 }

@@ -117,7 +117,22 @@ impl Answerer<'_> {
                 }
             });
         }
-        let retrieval = retrieve(self.store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT).await?;
+        // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
+        let mut notes = Vec::new();
+        let chosen_folders = match self.chat {
+            Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
+                Ok(folders) => Some(folders),
+                Err(error) => {
+                    notes.push(format!(
+                        "folder selection by the language model failed ({error:#}); used lexical folder scoring"
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        let retrieval =
+            retrieve(self.store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await?;
         let context = context_items(&retrieval);
         let coverage = term_coverage(&retrieval);
         if coverage.n_terms == 0 || coverage.share() < MIN_TERM_COVERAGE {
@@ -142,14 +157,16 @@ impl Answerer<'_> {
                 Ok(generated) => {
                     let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
                     let mode = if generated.declined { Mode::Declined } else { Mode::Generated };
-                    return Ok(self.finish(question, mode, checked.text, checked.citations, context, checked.notes));
+                    notes.extend(checked.notes);
+                    return Ok(self.finish(question, mode, checked.text, checked.citations, context, notes));
                 }
                 Err(error) => {
-                    let note =
-                        format!("the language model could not be reached ({error:#}); this is the offline answer");
+                    notes.push(format!(
+                        "the language model could not be reached ({error:#}); this is the offline answer"
+                    ));
                     let extract = extractive::answer(self.bundle, &retrieval);
                     let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
-                    return Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, vec![note]));
+                    return Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, notes));
                 }
             }
         }

@@ -5,6 +5,8 @@
 //! `manifest.json`. Every writer is deterministic: the same input gives the same bytes.
 
 mod build;
+mod diff;
+mod facts_table;
 mod html;
 mod manifest;
 mod model;
@@ -16,6 +18,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 pub use build::{BuildInput, build_bundle};
+pub use diff::{StructuralDiff, diff_bundles, render_diff_markdown};
+pub use facts_table::{FACTS_FILE, read_facts_table, write_facts_table};
 pub use html::render_graph_html;
 pub use manifest::{EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, ToolInfo};
 pub use model::*;

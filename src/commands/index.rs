@@ -28,6 +28,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             out_dir: &args.out,
             options: &options,
             embedder: embedder.as_ref(),
+            previous: args.previous.as_deref(),
         };
         if in_github_actions() {
             run_index(&request, &LogGroups).await
@@ -84,6 +85,18 @@ fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()>
         report.embedder,
         report.warnings.len()
     )?;
+    if report.previous != "none" {
+        writeln!(
+            out,
+            "previous index {}: {} files parsed, {} reused; {} chunks embedded, {} reused, {} removed",
+            report.previous,
+            report.n_files_parsed,
+            report.n_files_reused,
+            report.n_chunks_embedded,
+            report.n_chunks_reused,
+            report.n_chunks_removed
+        )?;
+    }
     let timings: Vec<String> = report.timings_ms.iter().map(|(stage, ms)| format!("{stage} {ms} ms")).collect();
     writeln!(out, "{}", timings.join(", "))?;
     writeln!(

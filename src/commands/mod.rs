@@ -1,12 +1,14 @@
 //! One file per subcommand. This is the only layer that prints or chooses exit codes.
 
 mod ask;
+mod diff;
 mod index;
 mod output;
 
 use anyhow::{Context, Result};
 
 pub use ask::run_ask_command;
+pub use diff::run_diff_command;
 pub use index::run_index_command;
 
 /// The async runtime for LanceDB and HTTP clients; parsing keeps using rayon's pool.

@@ -31,16 +31,19 @@ pub struct Retrieval {
     pub query_words: Vec<String>,
 }
 
+/// `chosen_folders` are folders picked by a language model, used instead of lexical scoring when given.
 pub async fn retrieve(
     store: &ChunkStore,
     embedder: &dyn Embedder,
     bundle: &Bundle,
     question: &str,
     limit: usize,
+    chosen_folders: Option<Vec<String>>,
 ) -> Result<Retrieval> {
     let query_words = query_words(question);
     let vector = embedder.embed(&[question.to_string()]).await?.pop().unwrap_or_default();
-    let folders = pick_folders(bundle, question);
+    let folders =
+        chosen_folders.filter(|folders| !folders.is_empty()).unwrap_or_else(|| pick_folders(bundle, question));
     let mut hits = Vec::new();
     if !folders.is_empty() {
         hits = store.search(&query_words.join(" "), &vector, limit, Some(&folder_predicate(&folders))).await?;

@@ -19,7 +19,7 @@ use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
 use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions};
 use lancedb::table::OptimizeAction;
 
-use super::chunks::Chunk;
+use super::chunks::{Chunk, ChunkKind};
 
 pub const TABLE_NAME: &str = "chunks";
 pub const LANCEDB_DIR: &str = "lancedb";
@@ -146,6 +146,16 @@ impl ChunkStore {
         Ok(self.table.count_rows(None).await?)
     }
 
+    /// Every row: the chunk, its text hash and its vector (for reuse by an incremental run).
+    pub async fn all_rows(&self) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
+        let batches: Vec<RecordBatch> = self.table.query().execute().await?.try_collect().await?;
+        let mut rows = Vec::new();
+        for batch in &batches {
+            rows.extend(rows_of(batch)?);
+        }
+        Ok(rows)
+    }
+
     /// Hybrid search when there are words to match, vector-only otherwise. `filter` is a SQL predicate.
     pub async fn search(&self, words: &str, vector: &[f32], limit: usize, filter: Option<&str>) -> Result<Vec<Hit>> {
         let mut query = self.table.query().limit(limit);
@@ -169,6 +179,48 @@ impl ChunkStore {
         }
         Ok(hits)
     }
+}
+
+fn rows_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
+    let hits = hits_of(batch)?;
+    let text = |name: &str| -> Result<&StringArray> {
+        batch
+            .column_by_name(name)
+            .and_then(|column| column.as_any().downcast_ref::<StringArray>())
+            .with_context(|| format!("chunk table has no text column {name}"))
+    };
+    let (folders, hashes) = (text("folder")?, text("text_hash")?);
+    let vectors = batch
+        .column_by_name("vector")
+        .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
+        .context("chunk table has no vector column")?;
+    let mut rows = Vec::with_capacity(hits.len());
+    for (row, hit) in hits.into_iter().enumerate() {
+        let kind = match hit.kind.as_str() {
+            "module" => ChunkKind::Module,
+            "code" => ChunkKind::Code,
+            other => anyhow::bail!("chunk table has an unknown chunk kind {other:?}"),
+        };
+        let values = vectors.value(row);
+        let vector = values
+            .as_any()
+            .downcast_ref::<Float32Array>()
+            .context("chunk table vectors are not 32-bit floats")?
+            .values()
+            .to_vec();
+        let chunk = Chunk {
+            id: hit.id,
+            kind,
+            module: hit.module,
+            folder: folders.value(row).to_string(),
+            symbol: hit.symbol,
+            line_start: hit.line_start,
+            line_end: hit.line_end,
+            text: hit.text,
+        };
+        rows.push((chunk, hashes.value(row).to_string(), vector));
+    }
+    Ok(rows)
 }
 
 fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
-use wiremock::matchers::{method, path};
+use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::support::{Index, Repo, index, strata, strata_with_env};
@@ -231,6 +231,13 @@ async fn generated_answer_keeps_real_citations_and_removes_hallucinated_ones() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
+        .and(body_string_contains("FOLDERS"))
+        .respond_with(chat_reply("shop/payments\nnot/a/folder"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
         .respond_with(chat_reply(
             "Charges are retried in `shop/payments/gateway.py` with exponential backoff; see also `shop/ghost.py`.",
         ))
@@ -252,8 +259,13 @@ async fn generated_answer_keeps_real_citations_and_removes_hallucinated_ones() {
     assert!(!text(&answer).contains("ghost"), "{}", text(&answer));
     assert!(answer["notes"][0].as_str().unwrap().contains("removed citation shop/ghost.py"), "{answer:#}");
     let requests = server.received_requests().await.unwrap();
-    let prompt: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    let prompt: Value = serde_json::from_slice(&requests[1].body).unwrap();
     assert_eq!(prompt["temperature"], 0.0);
+    assert_eq!(
+        answer["context"][0]["module"].as_str().unwrap().rsplit_once('/').unwrap().0,
+        "shop/payments",
+        "the model's folder is searched first"
+    );
     assert!(prompt["messages"][1]["content"].as_str().unwrap().contains("<DATA id=\"code:shop/payments/gateway.py:"));
 }
 
@@ -281,7 +293,9 @@ async fn a_chat_server_error_falls_back_to_the_offline_answer() {
     .unwrap();
     assert_eq!(answer["mode"], "retrieval");
     assert_eq!(cited(&answer)[0], "shop/payments/gateway.py");
-    assert!(answer["notes"][0].as_str().unwrap().contains("could not be reached"), "{answer:#}");
+    let notes: Vec<&str> = answer["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(notes.iter().any(|n| n.contains("folder selection by the language model failed")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("could not be reached")), "{notes:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,5 +4,6 @@
 //! so commit ids are stable) and runs the binary; each other module covers one command.
 
 mod ask;
+mod incremental;
 mod index;
 mod support;

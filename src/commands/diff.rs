@@ -1,0 +1,24 @@
+//! `strata diff OLD NEW`: the structural diff between two index directories, as Markdown (for a job
+//! summary) or JSON.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use crate::bundle::{Manifest, diff_bundles, read_bundle, render_diff_markdown};
+use crate::cli::{DiffArgs, DiffFormat};
+
+pub fn run_diff_command(args: &DiffArgs) -> Result<()> {
+    let (old_manifest, new_manifest) = (Manifest::read(&args.old)?, Manifest::read(&args.new)?);
+    let (old, new) = (read_bundle(&args.old)?, read_bundle(&args.new)?);
+    let diff = diff_bundles(&old, &old_manifest.files, &new, &new_manifest.files);
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        DiffFormat::Markdown => stdout.write_all(render_diff_markdown(&diff).as_bytes())?,
+        DiffFormat::Json => {
+            serde_json::to_writer_pretty(&mut stdout, &diff)?;
+            writeln!(stdout)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! The previous artifact of an incremental run: its manifest, bundle, parsed facts and chunk rows,
+//! loaded and checked before anything is reused. Anything missing, damaged or incompatible (another
+//! manifest or bundle schema, another tool major version) makes the loader fail with a reason, and the
+//! caller rebuilds from scratch: the previous artifact is never trusted halfway.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{Result, bail};
+
+use crate::bundle::{BUNDLE_SCHEMA_VERSION, Bundle, Manifest, ToolInfo, read_bundle, read_facts_table};
+use crate::python::ParsedFile;
+use crate::search::chunks::Chunk;
+use crate::search::embed::Embedder;
+use crate::search::store::ChunkStore;
+
+pub struct Previous {
+    pub manifest: Manifest,
+    pub bundle: Bundle,
+    /// Path → (blob id, parse result).
+    pub facts: HashMap<String, (String, ParsedFile)>,
+    /// Chunk id → (chunk, text hash, vector).
+    pub chunks: HashMap<String, (Chunk, String, Vec<f32>)>,
+    /// False when the previous vectors came from another embedder: every chunk is embedded again.
+    pub same_embedder: bool,
+}
+
+pub async fn load_previous(dir: &Path, embedder: &dyn Embedder) -> Result<Previous> {
+    let manifest = Manifest::read(dir)?;
+    if manifest.bundle_schema_version != BUNDLE_SCHEMA_VERSION {
+        bail!("its bundle schema is {}, this strata writes {BUNDLE_SCHEMA_VERSION}", manifest.bundle_schema_version);
+    }
+    let current = ToolInfo::current();
+    if compatibility_line(&manifest.tool.version) != compatibility_line(&current.version) {
+        bail!("it was written by strata {}, this is strata {}", manifest.tool.version, current.version);
+    }
+    let bundle = read_bundle(dir)?;
+    let facts = read_facts_table(dir)?;
+    let store = ChunkStore::open(dir).await?;
+    let chunks = store
+        .all_rows()
+        .await?
+        .into_iter()
+        .map(|(chunk, hash, vector)| (chunk.id.clone(), (chunk, hash, vector)))
+        .collect();
+    let same_embedder = manifest.embedder.id == embedder.id() && manifest.embedder.dimension == embedder.dimension();
+    Ok(Previous { manifest, bundle, facts, chunks, same_embedder })
+}
+
+/// Versions that promise the same artifact format: the major version, or major.minor before 1.0.
+fn compatibility_line(version: &str) -> String {
+    let mut parts = version.split('.');
+    match (parts.next(), parts.next()) {
+        (Some("0"), Some(minor)) => format!("0.{minor}"),
+        (Some(major), _) => major.to_string(),
+        _ => version.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compatibility_follows_semver() {
+        assert_eq!(compatibility_line("0.1.3"), compatibility_line("0.1.9"));
+        assert_ne!(compatibility_line("0.1.3"), compatibility_line("0.2.0"));
+        assert_eq!(compatibility_line("1.2.0"), compatibility_line("1.9.1"));
+        assert_ne!(compatibility_line("1.2.0"), compatibility_line("2.0.0"));
+    }
+}

@@ -1,0 +1,155 @@
+//! `strata index --previous` and `strata diff` between two commits of a fixture repository: an
+//! incremental run equals a full one, reuses what did not change, and rebuilds from scratch when the
+//! previous artifact cannot be trusted.
+
+use serde_json::Value;
+
+use crate::support::{Index, Repo, index, strata};
+
+/// The shop fixture, then a second commit that modifies, adds, deletes and renames files.
+fn two_commits() -> (Repo, String) {
+    let repo = Repo::git("shop");
+    let first = repo.run_git(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.write("shop/pricing.py", "\"\"\"Prices, taxes and discount rules.\"\"\"\nfrom shop.utils import round_money\n\nDISCOUNT_RATE = 0.2\n\n\ndef apply_discount(amount):\n    return round_money(amount * (1 - DISCOUNT_RATE))\n");
+    repo.write("shop/shipping.py", "\"\"\"Shipping costs.\"\"\"\nfrom shop.pricing import apply_discount\n\n\ndef shipping_cost(weight):\n    return apply_discount(weight * 2)\n");
+    repo.write("shop/cart.py", "\"\"\"Shopping carts.\"\"\"\nfrom shop.pricing import apply_discount\n\n\nclass Cart:\n    def total(self):\n        return apply_discount(0)\n");
+    repo.run_git(&["rm", "-q", "shop/models.py"]);
+    repo.run_git(&["mv", "shop/payments/gateway.py", "shop/payments/processor.py"]);
+    repo.commit_all("second");
+    (repo, first)
+}
+
+fn manifest(index: &Index) -> Value {
+    serde_json::from_slice(&index.read("manifest.json")).unwrap()
+}
+
+fn previous_args(previous: &Index) -> Vec<String> {
+    vec!["--previous".to_string(), previous.dir.to_str().unwrap().to_string()]
+}
+
+fn index_with_previous(repo: &Repo, previous: &Index) -> Index {
+    let args = previous_args(previous);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    index(repo.path(), &args)
+}
+
+#[test]
+fn incremental_equals_full_and_reuses_the_rest() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    let incremental = index_with_previous(&repo, &old);
+    let full = index(repo.path(), &[]);
+    for file in ["bundle.json", "nodes.parquet", "edges.parquet", "symbols.parquet", "facts.parquet", "graph.html"] {
+        assert!(incremental.read(file) == full.read(file), "{file} differs between incremental and full");
+    }
+    assert_eq!(manifest(&incremental)["chunks"], manifest(&full)["chunks"], "chunk texts differ");
+    let report = &incremental.report;
+    assert_eq!(report["previous"], "used");
+    // pricing.py and cart.py (modified) and shipping.py (new) are parsed; the renamed file keeps its parse.
+    assert_eq!(report["n_files_parsed"], 3, "{report:#}");
+    assert_eq!(report["n_files_reused"], 5);
+    let embedded = report["n_chunks_embedded"].as_u64().unwrap();
+    let total = report["n_chunks"].as_u64().unwrap();
+    assert!(embedded > 0 && embedded < total, "{embedded} of {total} chunks embedded");
+    assert!(report["n_chunks_removed"].as_u64().unwrap() > 0, "models.py's chunks are gone");
+    let ask = strata(&[
+        "ask",
+        "--index",
+        incremental.dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "Where is PaymentGateway defined?",
+    ]);
+    let answer: Value = serde_json::from_slice(&ask.stdout).unwrap();
+    assert_eq!(answer["citations"][0]["path"], "shop/payments/processor.py");
+}
+
+#[test]
+fn the_structural_diff_reports_every_kind_of_change() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    let new = index_with_previous(&repo, &old);
+    let output = strata(&["diff", old.dir.to_str().unwrap(), new.dir.to_str().unwrap(), "--format", "json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(diff["modules_added"], serde_json::json!(["shop/shipping.py"]));
+    assert_eq!(diff["modules_removed"], serde_json::json!(["shop/models.py"]));
+    assert_eq!(
+        diff["modules_renamed"],
+        serde_json::json!([{"from": "shop/payments/gateway.py", "to": "shop/payments/processor.py"}])
+    );
+    assert_eq!(diff["cycles_resolved"][0]["members"], serde_json::json!(["shop/cart.py", "shop/models.py"]));
+    let edges_added: Vec<String> =
+        diff["edges_added"].as_array().unwrap().iter().map(|e| format!("{} -> {}", e["src"], e["dst"])).collect();
+    // api.py still imports `shop.payments.gateway`, which no longer exists: by the convention that edge
+    // now goes to the longest existing prefix, the `shop.payments` package.
+    assert_eq!(
+        edges_added,
+        ["\"shop/api.py\" -> \"shop/payments/__init__.py\"", "\"shop/shipping.py\" -> \"shop/pricing.py\""]
+    );
+    assert!(
+        diff["import_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["unified_diff"].as_str().unwrap().contains("-shop/models.py"))
+    );
+    // The same diff is in the summary the Action posts.
+    let summary = String::from_utf8(new.read("summary.md")).unwrap();
+    assert!(summary.contains("## What changed since the previous index"), "{summary}");
+    assert!(summary.contains("`shop/payments/gateway.py` → `shop/payments/processor.py`"), "{summary}");
+    let markdown = strata(&["diff", old.dir.to_str().unwrap(), new.dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&markdown.stdout).contains("| modules added |"));
+}
+
+#[test]
+fn a_corrupt_previous_artifact_triggers_a_full_rebuild() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    std::fs::write(old.file("facts.parquet"), b"not parquet").unwrap();
+    let rebuilt = index_with_previous(&repo, &old);
+    assert!(rebuilt.report["previous"].as_str().unwrap().starts_with("rebuilt: "), "{:#}", rebuilt.report);
+    assert!(rebuilt.stderr.contains("is unusable"), "{}", rebuilt.stderr);
+    assert_eq!(rebuilt.report["n_files_reused"], 0);
+    assert!(rebuilt.read("bundle.json") == index(repo.path(), &[]).read("bundle.json"));
+}
+
+#[test]
+fn a_missing_or_incompatible_previous_artifact_is_rebuilt_with_one_warning() {
+    let repo = Repo::git("shop");
+    let missing = index(repo.path(), &["--previous", "/nonexistent/strata-index"]);
+    assert!(missing.report["previous"].as_str().unwrap().contains("not a strata index"), "{:#}", missing.report);
+    assert_eq!(missing.stderr.matches("is unusable").count(), 1);
+    let old = index(repo.path(), &[]);
+    let mut old_manifest = manifest(&old);
+    old_manifest["tool"]["version"] = "9.0.0".into();
+    std::fs::write(old.file("manifest.json"), serde_json::to_vec(&old_manifest).unwrap()).unwrap();
+    let rebuilt = index_with_previous(&repo, &old);
+    assert!(rebuilt.report["previous"].as_str().unwrap().contains("written by strata 9.0.0"), "{:#}", rebuilt.report);
+}
+
+#[test]
+fn an_embedder_change_re_embeds_everything_but_keeps_the_parses() {
+    let repo = Repo::git("shop");
+    let old = index(repo.path(), &[]);
+    let mut old_manifest = manifest(&old);
+    old_manifest["embedder"]["id"] = "openai:some-other-model".into();
+    std::fs::write(old.file("manifest.json"), serde_json::to_vec(&old_manifest).unwrap()).unwrap();
+    let again = index_with_previous(&repo, &old);
+    assert_eq!(again.report["previous"], "used");
+    assert_eq!(again.report["n_files_parsed"], 0);
+    assert_eq!(again.report["n_chunks_embedded"], again.report["n_chunks"]);
+    assert_eq!(again.report["n_chunks_reused"], 0);
+}
+
+#[test]
+fn the_previous_directory_can_be_updated_in_place() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    let dir = old.dir.to_str().unwrap();
+    let output = strata(&["index", repo.path().to_str().unwrap(), "--out", dir, "--previous", dir, "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["previous"], "used");
+    assert!(old.read("bundle.json") == index(repo.path(), &[]).read("bundle.json"));
+}

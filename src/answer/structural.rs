@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::entities::{EntityLinker, Linked};
 use super::route::Intent;
 use crate::bundle::{Bundle, Node};
+use crate::search::chunks::limited;
 
 /// How many modules an answer lists before "and N more" (the citations carry them all, up to a cap).
 const MAX_LISTED: usize = 30;
@@ -383,12 +384,4 @@ fn code_list(items: &[String], max: usize) -> String {
 
 fn or_none(items: &[String]) -> String {
     if items.is_empty() { "none".to_string() } else { items.join(", ") }
-}
-
-fn limited(items: &[String], max: usize) -> String {
-    let mut text = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
-    if items.len() > max {
-        let _ = write!(text, " and {} more", items.len() - max);
-    }
-    text
 }

@@ -183,7 +183,8 @@ fn push_code_chunk(
     });
 }
 
-fn limited(items: &[String], max: usize) -> String {
+/// `a, b, c and N more`: the first `max` items joined, with a count of the rest.
+pub fn limited(items: &[String], max: usize) -> String {
     let mut text = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
     if items.len() > max {
         let _ = write!(text, " and {} more", items.len() - max);

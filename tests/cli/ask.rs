@@ -226,6 +226,21 @@ fn chat_reply(content: &str) -> ResponseTemplate {
     }))
 }
 
+/// Asks the retry question with `server` as the OpenAI-compatible endpoint. The binary runs on a
+/// blocking thread so the mock server keeps answering on the runtime's other worker.
+async fn ask_about_retries_with(server: &MockServer) -> Value {
+    let base_url = format!("{}/v1", server.uri());
+    tokio::task::spawn_blocking(move || {
+        ask_json(
+            shop_index(),
+            "How are failed payment charges retried?",
+            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
+        )
+    })
+    .await
+    .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn generated_answer_keeps_real_citations_and_removes_hallucinated_ones() {
     let server = MockServer::start().await;
@@ -244,16 +259,7 @@ async fn generated_answer_keeps_real_citations_and_removes_hallucinated_ones() {
         .expect(1)
         .mount(&server)
         .await;
-    let base_url = format!("{}/v1", server.uri());
-    let answer = tokio::task::spawn_blocking(move || {
-        ask_json(
-            shop_index(),
-            "How are failed payment charges retried?",
-            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
-        )
-    })
-    .await
-    .unwrap();
+    let answer = ask_about_retries_with(&server).await;
     assert_eq!(answer["mode"], "generated", "{answer:#}");
     assert_eq!(cited(&answer), ["shop/payments/gateway.py"]);
     assert!(!text(&answer).contains("ghost"), "{}", text(&answer));
@@ -281,16 +287,7 @@ async fn a_chat_server_error_falls_back_to_the_offline_answer() {
         )
         .mount(&server)
         .await;
-    let base_url = format!("{}/v1", server.uri());
-    let answer = tokio::task::spawn_blocking(move || {
-        ask_json(
-            shop_index(),
-            "How are failed payment charges retried?",
-            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
-        )
-    })
-    .await
-    .unwrap();
+    let answer = ask_about_retries_with(&server).await;
     assert_eq!(answer["mode"], "retrieval");
     assert_eq!(cited(&answer)[0], "shop/payments/gateway.py");
     let notes: Vec<&str> = answer["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();

@@ -27,6 +27,111 @@ pub enum Command {
     Ask(AskArgs),
     /// Show what changed structurally between two indexes (modules, edges, cycles, dependents).
     Diff(DiffArgs),
+    /// Answer an `/ask` comment in GitHub Actions (reads the event and GitHub's environment).
+    Bot(BotArgs),
+    /// Download this repository's latest index artifact (for `index --previous` in GitHub Actions).
+    Fetch(FetchArgs),
+    /// Score answers on a question set with RAGAS-style metrics; compare with a baseline report.
+    Eval(EvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Index directory written by `strata index`.
+    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX")]
+    pub index: PathBuf,
+    /// Question set (JSONL, schemas/eval-questions.schema.json).
+    #[arg(long)]
+    pub questions: PathBuf,
+    /// Where report.json and report.md go.
+    #[arg(long, default_value = "strata-eval")]
+    pub out: PathBuf,
+    /// An earlier report.json: exit 1 when a metric falls below its interval.
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
+    /// Parquet history to append one row to [default: OUT/history.parquet].
+    #[arg(long)]
+    pub history: Option<PathBuf>,
+    /// Seed of the bootstrap intervals.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Also judge answers with the language model (RAGAS's LLM metrics), replaying cached exchanges.
+    #[arg(long)]
+    pub judge: bool,
+    /// Cache of judge exchanges [default: OUT/judge-cache].
+    #[arg(long)]
+    pub judge_cache: Option<PathBuf>,
+    /// Chat model for answers and the judge when a server is configured.
+    #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
+    pub chat_model: String,
+    /// Never call a language model to answer (the judge still may, with --judge).
+    #[arg(long, env = "STRATA_OFFLINE")]
+    pub offline: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+/// Where the index artifacts live on GitHub; shared by `bot` and `fetch`. The token is read from
+/// `GITHUB_TOKEN` only, never from the command line.
+#[derive(Debug, Args)]
+pub struct GitHubArgs {
+    /// `owner/name` of the repository.
+    #[arg(long, env = "GITHUB_REPOSITORY")]
+    pub repository: String,
+    #[arg(long, default_value = "https://api.github.com", env = "GITHUB_API_URL")]
+    pub api_url: String,
+    /// File name of the workflow whose push runs build the index.
+    #[arg(long, default_value = "strata-index.yml", env = "STRATA_INDEX_WORKFLOW")]
+    pub index_workflow: String,
+    #[arg(long, default_value = "strata-index", env = "STRATA_ARTIFACT_NAME")]
+    pub artifact_name: String,
+    /// Largest artifact accepted, downloaded and unpacked, in bytes.
+    #[arg(long, default_value_t = 4 << 30, env = "STRATA_MAX_ARTIFACT_BYTES")]
+    pub max_artifact_bytes: u64,
+    /// Most entries an artifact may have.
+    #[arg(long, default_value_t = 10_000, env = "STRATA_MAX_ARTIFACT_ENTRIES")]
+    pub max_artifact_entries: usize,
+    /// Longest wait for a rate limit to reset, in seconds; longer fails instead.
+    #[arg(long, default_value_t = 300, env = "STRATA_MAX_RATE_LIMIT_WAIT")]
+    pub max_rate_limit_wait: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The `issue_comment` event JSON.
+    #[arg(long, env = "GITHUB_EVENT_PATH")]
+    pub event: PathBuf,
+    /// Author associations whose `/ask` is answered (comma-separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "OWNER,MEMBER,COLLABORATOR",
+        env = "STRATA_TRUSTED_ASSOCIATIONS"
+    )]
+    pub trusted_associations: Vec<String>,
+    /// Also answer authors with write access according to the collaborator-permission API (members whose
+    /// organisation membership is private appear as CONTRIBUTOR or NONE).
+    #[arg(long, env = "STRATA_CHECK_PERMISSION")]
+    pub check_permission: bool,
+    /// Links in answers point to this server.
+    #[arg(long, default_value = "https://github.com", env = "GITHUB_SERVER_URL")]
+    pub server_url: String,
+    /// Chat model used when an OpenAI-compatible server is configured.
+    #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
+    pub chat_model: String,
+    #[command(flatten)]
+    pub github: GitHubArgs,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// Directory to unpack the index into; must not exist. Left absent when there is no index yet.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub github: GitHubArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -15,6 +15,8 @@ pub mod bundle;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod eval;
+pub mod github;
 pub mod graph;
 pub mod pipeline;
 pub mod python;

@@ -86,7 +86,7 @@ pub async fn generate(
 }
 
 /// One chat completion at temperature 0. No retry: a failure falls back to the offline path at once.
-async fn chat(settings: &ChatSettings, system: &str, user: String) -> Result<String> {
+pub(crate) async fn chat(settings: &ChatSettings, system: &str, user: String) -> Result<String> {
     let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(&settings.api_key);
     let client = Client::with_config(config);
     let request = CreateChatCompletionRequestArgs::default()

@@ -9,6 +9,7 @@ pub mod citations;
 pub mod entities;
 pub mod extractive;
 pub mod generate;
+pub mod loaded;
 pub mod render;
 pub mod route;
 pub mod structural;

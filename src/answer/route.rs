@@ -74,6 +74,10 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             Intent::Cycles(Some(capture(c, "x")))
         }),
         pattern(
+            r".*?\b(?:how many|number of|largest|biggest|longest|smallest)\b.*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*",
+            |_, _| Intent::Cycles(None),
+        ),
+        pattern(
             r".*?\b(?:most (?:imported|central|important|depended[ -]on|used|connected|referenced)|central modules|hub modules|core modules|key modules)\b.*",
             |_, _| Intent::Central,
         ),
@@ -156,6 +160,7 @@ mod tests {
             ),
             ("Impact of changing scrapy.http", Intent::Impact { mention: "scrapy.http".into(), runtime: false }),
             ("Are there any import cycles?", Intent::Cycles(None)),
+            ("How many modules are in the largest import cycle?", Intent::Cycles(None)),
             ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
             ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
             ("What are the most imported modules?", Intent::Central),

@@ -173,10 +173,13 @@ fn all_cycles(bundle: &Bundle) -> StructuralAnswer {
             cited: Vec::new(),
         };
     }
+    let largest_runtime = runtime.iter().map(|c| c.size).max().unwrap_or(0);
     let mut text = format!(
-        "There are {} import cycle(s) counting every import ({} at runtime, leaving out `if TYPE_CHECKING:` imports).",
+        "There are {} import cycle(s) counting every import ({} at runtime, leaving out `if TYPE_CHECKING:` imports). The largest has {} modules ({} at runtime).",
         all.len(),
-        runtime.len()
+        runtime.len(),
+        all.iter().map(|c| c.size).max().unwrap_or(0),
+        largest_runtime
     );
     for cycle in all.iter().take(5) {
         let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();

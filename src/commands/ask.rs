@@ -5,17 +5,13 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::answer::{Answerer, ChatSettings, render};
-use crate::bundle::{Manifest, read_bundle};
+use crate::answer::loaded::LoadedIndex;
+use crate::answer::{ChatSettings, render};
 use crate::cli::{AnswerFormat, AskArgs};
 use crate::config::LlmServer;
-use crate::search::embed::embedder_for_index;
-use crate::search::store::ChunkStore;
 
 pub fn run_ask_command(args: &AskArgs) -> Result<()> {
     let question = args.question.join(" ");
-    let manifest = Manifest::read(&args.index)?;
-    let bundle = read_bundle(&args.index)?;
     let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
     let chat = server.as_ref().filter(|_| !args.offline).map(|server| ChatSettings {
         base_url: server.base_url.clone(),
@@ -23,16 +19,8 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         model: args.chat_model.clone(),
     });
     let answer = super::runtime()?.block_on(async {
-        let store = ChunkStore::open(&args.index).await?;
-        let embedder = embedder_for_index(&manifest.embedder, server.as_ref()).await?;
-        let answerer = Answerer {
-            bundle: &bundle,
-            manifest: &manifest,
-            store: &store,
-            embedder: embedder.as_ref(),
-            chat: chat.as_ref(),
-        };
-        answerer.answer(&question).await
+        let index = LoadedIndex::open(&args.index, server.as_ref()).await?;
+        index.answerer(chat.as_ref()).answer(&question).await
     })?;
     let rendered = match args.format {
         AnswerFormat::Text => render::to_text(&answer),

@@ -1,14 +1,20 @@
 //! One file per subcommand. This is the only layer that prints or chooses exit codes.
 
 mod ask;
+mod bot;
 mod diff;
+mod eval;
+mod fetch;
 mod index;
 mod output;
 
 use anyhow::{Context, Result};
 
 pub use ask::run_ask_command;
+pub use bot::run_bot_command;
 pub use diff::run_diff_command;
+pub use eval::run_eval_command;
+pub use fetch::run_fetch_command;
 pub use index::run_index_command;
 
 /// The async runtime for LanceDB and HTTP clients; parsing keeps using rayon's pool.

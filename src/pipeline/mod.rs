@@ -25,7 +25,7 @@ use crate::graph::{ModuleIndex, build_import_graph, compute_metrics};
 use crate::python::{ParsedFile, decode_python_source, parse_python_file};
 use crate::search::chunks::{Chunk, ChunkKind, build_chunks};
 use crate::search::embed::Embedder;
-use crate::search::{ReusableVectors, text_hash, write_search_index};
+use crate::search::{PreviousTable, text_hash, write_search_index};
 use crate::source::{Exclusions, FileEntry, Snapshot, select_python_files};
 use previous::{Previous, load_previous};
 
@@ -236,17 +236,22 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     let chunks = chunks_with_reuse(&bundle, &sources, previous.as_ref());
     drop(sources);
     let text_hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
-    let reusable: ReusableVectors = match &previous {
-        Some(previous) if previous.same_embedder => {
-            previous.chunks.iter().map(|(id, (_, hash, vector))| (id.clone(), (hash.clone(), vector.clone()))).collect()
-        }
-        _ => HashMap::new(),
+    // Vectors from another embedder are useless: then the table is written from scratch.
+    let previous_table = match (&previous, request.previous) {
+        (Some(previous), Some(dir)) if previous.same_embedder => Some(PreviousTable {
+            index_dir: dir,
+            hashes: previous.chunks.iter().map(|(id, (_, hash))| (id.as_str(), hash.as_str())).collect(),
+        }),
+        _ => None,
     };
-    let search_stats = write_search_index(out_dir, &chunks, &text_hashes, &reusable, request.embedder).await?;
-    let n_chunks_removed = previous.as_ref().map_or(0, |previous| {
-        let current: std::collections::BTreeSet<&str> = chunks.iter().map(|c| c.id.as_str()).collect();
-        previous.chunks.keys().filter(|id| !current.contains(id.as_str())).count()
-    });
+    let search_stats = write_search_index(out_dir, &chunks, &text_hashes, previous_table, request.embedder).await?;
+    if let Some(reason) = &search_stats.rewritten_because {
+        warnings.push(Warning {
+            path: None,
+            line: None,
+            message: format!("could not update the previous search table in place ({reason}); rewrote it"),
+        });
+    }
     observer.stage_finished(Stage::Search);
     record(&mut timings_ms, Stage::Search, stage_clock);
     timings_ms.insert("total".to_string(), elapsed_ms(started));
@@ -278,7 +283,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         n_chunks: search_stats.n_chunks,
         n_chunks_embedded: search_stats.n_embedded,
         n_chunks_reused: search_stats.n_reused,
-        n_chunks_removed,
+        n_chunks_removed: search_stats.n_removed,
         embedder: request.embedder.id(),
         previous: previous_status,
         diff,
@@ -328,12 +333,12 @@ fn chunks_with_reuse(bundle: &Bundle, sources: &BTreeMap<String, String>, previo
             previous
                 .chunks
                 .values()
-                .filter(|(chunk, _, _)| {
+                .filter(|(chunk, _)| {
                     chunk.kind == ChunkKind::Code
                         && bundle.nodes.contains_key(&chunk.module)
                         && !sources.contains_key(&chunk.module)
                 })
-                .map(|(chunk, _, _)| chunk.clone()),
+                .map(|(chunk, _)| chunk.clone()),
         );
         chunks.sort_by(|a, b| a.id.cmp(&b.id));
     }

@@ -19,8 +19,8 @@ pub struct Previous {
     pub bundle: Bundle,
     /// Path → (blob id, parse result).
     pub facts: HashMap<String, (String, ParsedFile)>,
-    /// Chunk id → (chunk, text hash, vector).
-    pub chunks: HashMap<String, (Chunk, String, Vec<f32>)>,
+    /// Chunk id → (chunk, text hash); vectors stay in the table until needed.
+    pub chunks: HashMap<String, (Chunk, String)>,
     /// False when the previous vectors came from another embedder: every chunk is embedded again.
     pub same_embedder: bool,
 }
@@ -37,12 +37,7 @@ pub async fn load_previous(dir: &Path, embedder: &dyn Embedder) -> Result<Previo
     let bundle = read_bundle(dir)?;
     let facts = read_facts_table(dir)?;
     let store = ChunkStore::open(dir).await?;
-    let chunks = store
-        .all_rows()
-        .await?
-        .into_iter()
-        .map(|(chunk, hash, vector)| (chunk.id.clone(), (chunk, hash, vector)))
-        .collect();
+    let chunks = store.all_chunks().await?.into_iter().map(|(chunk, hash)| (chunk.id.clone(), (chunk, hash))).collect();
     let same_embedder = manifest.embedder.id == embedder.id() && manifest.embedder.dimension == embedder.dimension();
     Ok(Previous { manifest, bundle, facts, chunks, same_embedder })
 }

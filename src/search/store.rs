@@ -3,6 +3,7 @@
 //! RETRIEVAL.md), written in one batch and compacted to a single version so the artifact does not carry
 //! history. Reading back: hybrid (full-text + vector, reciprocal-rank fusion) or vector-only search.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ use futures::TryStreamExt;
 use lancedb::database::CreateTableMode;
 use lancedb::index::Index;
 use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
-use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions};
+use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions, Select};
 use lancedb::table::OptimizeAction;
 
 use super::chunks::{Chunk, ChunkKind};
@@ -62,14 +63,49 @@ pub async fn write_chunk_table(index_dir: &Path, rows: &[StoredChunk<'_>], dimen
         .await
         .context("cannot write the chunk table")?;
     if !rows.is_empty() {
-        let fts = FtsIndexBuilder::code().split_identifiers(true).stem(true).remove_stop_words(true);
-        table
-            .create_index(&["text"], Index::FTS(fts))
-            .replace(true)
-            .execute()
-            .await
-            .context("cannot build the full-text index")?;
+        create_text_index(&table).await?;
     }
+    compact(&table).await
+}
+
+/// Updates a copy of a previous table in place: deletes the rows of `stale_ids`, adds `rows` in one batch,
+/// then compacts, which also brings the full-text index up to date, and prunes the old versions.
+/// `index_dir/lancedb` must already hold the copy.
+pub async fn update_chunk_table(
+    index_dir: &Path,
+    stale_ids: &[&str],
+    rows: &[StoredChunk<'_>],
+    dimension: usize,
+) -> Result<()> {
+    let store = ChunkStore::open(index_dir).await?;
+    let table = store.table;
+    // Chunk ids are paths and symbols: quote them as SQL strings, in batches to keep predicates short.
+    for batch in stale_ids.chunks(512) {
+        let quoted: Vec<String> = batch.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
+        table.delete(&format!("id IN ({})", quoted.join(", "))).await.context("cannot delete stale chunks")?;
+    }
+    if !rows.is_empty() {
+        table.add(chunk_batch(rows, dimension)?).execute().await.context("cannot add the new chunks")?;
+    }
+    let has_text_index = table.list_indices().await?.iter().any(|index| index.columns == ["text"]);
+    if !has_text_index && table.count_rows(None).await? > 0 {
+        create_text_index(&table).await?;
+    }
+    compact(&table).await
+}
+
+async fn create_text_index(table: &lancedb::Table) -> Result<()> {
+    let fts = FtsIndexBuilder::code().split_identifiers(true).stem(true).remove_stop_words(true);
+    table
+        .create_index(&["text"], Index::FTS(fts))
+        .replace(true)
+        .execute()
+        .await
+        .context("cannot build the full-text index")
+}
+
+/// Merges fragments, updates the indexes, and keeps only the newest version.
+async fn compact(table: &lancedb::Table) -> Result<()> {
     table.optimize(OptimizeAction::All).await.context("cannot compact the chunk table")?;
     table
         .optimize(OptimizeAction::Prune {
@@ -146,14 +182,58 @@ impl ChunkStore {
         Ok(self.table.count_rows(None).await?)
     }
 
-    /// Every row: the chunk, its text hash and its vector (for reuse by an incremental run).
-    pub async fn all_rows(&self) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
-        let batches: Vec<RecordBatch> = self.table.query().execute().await?.try_collect().await?;
+    /// Every row's chunk and text hash, without the vectors (for reuse by an incremental run).
+    pub async fn all_chunks(&self) -> Result<Vec<(Chunk, String)>> {
+        let columns = ["id", "kind", "module", "folder", "symbol", "line_start", "line_end", "text", "text_hash"];
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
+            .execute()
+            .await?
+            .try_collect()
+            .await?;
         let mut rows = Vec::new();
         for batch in &batches {
-            rows.extend(rows_of(batch)?);
+            rows.extend(chunks_of(batch)?);
         }
         Ok(rows)
+    }
+
+    /// The stored vector of each text hash in `hashes` that some row has.
+    pub async fn vectors_by_text_hash(&self, hashes: &[&str]) -> Result<HashMap<String, Vec<f32>>> {
+        let mut vectors = HashMap::new();
+        // Text hashes are hex digests, safe to inline in the predicate.
+        let hex_only: Vec<&str> =
+            hashes.iter().copied().filter(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit())).collect();
+        for batch in hex_only.chunks(512) {
+            let quoted: Vec<String> = batch.iter().map(|hash| format!("'{hash}'")).collect();
+            let batches: Vec<RecordBatch> = self
+                .table
+                .query()
+                .only_if(format!("text_hash IN ({})", quoted.join(", ")))
+                .select(Select::Columns(vec!["text_hash".to_string(), "vector".to_string()]))
+                .execute()
+                .await?
+                .try_collect()
+                .await?;
+            for batch in &batches {
+                let hashes = string_column(batch, "text_hash")?;
+                let column = batch
+                    .column_by_name("vector")
+                    .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
+                    .context("chunk table has no vector column")?;
+                for row in 0..batch.num_rows() {
+                    let values = column.value(row);
+                    let floats = values
+                        .as_any()
+                        .downcast_ref::<Float32Array>()
+                        .context("chunk vectors are not 32-bit floats")?;
+                    vectors.insert(hashes.value(row).to_string(), floats.values().to_vec());
+                }
+            }
+        }
+        Ok(vectors)
     }
 
     /// Hybrid search when there are words to match, vector-only otherwise. `filter` is a SQL predicate.
@@ -181,19 +261,9 @@ impl ChunkStore {
     }
 }
 
-fn rows_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
+fn chunks_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String)>> {
     let hits = hits_of(batch)?;
-    let text = |name: &str| -> Result<&StringArray> {
-        batch
-            .column_by_name(name)
-            .and_then(|column| column.as_any().downcast_ref::<StringArray>())
-            .with_context(|| format!("chunk table has no text column {name}"))
-    };
-    let (folders, hashes) = (text("folder")?, text("text_hash")?);
-    let vectors = batch
-        .column_by_name("vector")
-        .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
-        .context("chunk table has no vector column")?;
+    let (folders, hashes) = (string_column(batch, "folder")?, string_column(batch, "text_hash")?);
     let mut rows = Vec::with_capacity(hits.len());
     for (row, hit) in hits.into_iter().enumerate() {
         let kind = match hit.kind.as_str() {
@@ -201,13 +271,6 @@ fn rows_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
             "code" => ChunkKind::Code,
             other => anyhow::bail!("chunk table has an unknown chunk kind {other:?}"),
         };
-        let values = vectors.value(row);
-        let vector = values
-            .as_any()
-            .downcast_ref::<Float32Array>()
-            .context("chunk table vectors are not 32-bit floats")?
-            .values()
-            .to_vec();
         let chunk = Chunk {
             id: hit.id,
             kind,
@@ -218,18 +281,20 @@ fn rows_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String, Vec<f32>)>> {
             line_end: hit.line_end,
             text: hit.text,
         };
-        rows.push((chunk, hashes.value(row).to_string(), vector));
+        rows.push((chunk, hashes.value(row).to_string()));
     }
     Ok(rows)
 }
 
+fn string_column<'b>(batch: &'b RecordBatch, name: &str) -> Result<&'b StringArray> {
+    batch
+        .column_by_name(name)
+        .and_then(|column| column.as_any().downcast_ref::<StringArray>())
+        .with_context(|| format!("chunk table has no text column {name}"))
+}
+
 fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
-    let text = |name: &str| -> Result<&StringArray> {
-        batch
-            .column_by_name(name)
-            .and_then(|column| column.as_any().downcast_ref::<StringArray>())
-            .with_context(|| format!("chunk table has no text column {name}"))
-    };
+    let text = |name: &str| string_column(batch, name);
     let number = |name: &str| -> Result<&UInt32Array> {
         batch
             .column_by_name(name)

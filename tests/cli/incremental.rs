@@ -3,6 +3,8 @@
 //! previous artifact cannot be trusted.
 
 use serde_json::Value;
+use strata::search::embed::HashingEmbedder;
+use strata::search::store::ChunkStore;
 
 use crate::support::{Index, Repo, index, strata};
 
@@ -17,6 +19,26 @@ fn two_commits() -> (Repo, String) {
     repo.run_git(&["mv", "shop/payments/gateway.py", "shop/payments/processor.py"]);
     repo.commit_all("second");
     (repo, first)
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// Every row of an index's chunk table, sorted by id, with its vector.
+fn table_rows(index: &Index) -> Vec<(String, String, String, Vec<f32>)> {
+    runtime().block_on(async {
+        let store = ChunkStore::open(&index.dir).await.unwrap();
+        let chunks = store.all_chunks().await.unwrap();
+        let hashes: Vec<&str> = chunks.iter().map(|(_, hash)| hash.as_str()).collect();
+        let vectors = store.vectors_by_text_hash(&hashes).await.unwrap();
+        let mut rows: Vec<_> = chunks
+            .iter()
+            .map(|(chunk, hash)| (chunk.id.clone(), chunk.text.clone(), hash.clone(), vectors[hash].clone()))
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        rows
+    })
 }
 
 fn manifest(index: &Index) -> Value {
@@ -43,6 +65,16 @@ fn incremental_equals_full_and_reuses_the_rest() {
         assert!(incremental.read(file) == full.read(file), "{file} differs between incremental and full");
     }
     assert_eq!(manifest(&incremental)["chunks"], manifest(&full)["chunks"], "chunk texts differ");
+    assert_eq!(table_rows(&incremental), table_rows(&full), "the updated table differs from a fresh one");
+    // The in-place update leaves one version of the table, and the new rows are found by full-text search.
+    let versions = std::fs::read_dir(incremental.dir.join("lancedb/chunks.lance/_versions")).unwrap();
+    assert_eq!(versions.filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "manifest")).count(), 1);
+    let hits = runtime().block_on(async {
+        let store = ChunkStore::open(&incremental.dir).await.unwrap();
+        let vector = HashingEmbedder.embed_one("shipping cost weight");
+        store.search("shipping cost weight", &vector, 3, None).await.unwrap()
+    });
+    assert_eq!(hits[0].module, "shop/shipping.py", "{hits:?}");
     let report = &incremental.report;
     assert_eq!(report["previous"], "used");
     // pricing.py and cart.py (modified) and shipping.py (new) are parsed; the renamed file keeps its parse.

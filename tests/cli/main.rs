@@ -4,6 +4,8 @@
 //! so commit ids are stable) and runs the binary; each other module covers one command.
 
 mod ask;
+mod bot;
+mod eval;
 mod incremental;
 mod index;
 mod support;

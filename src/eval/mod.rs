@@ -1,0 +1,126 @@
+//! `strata eval`: every question of a set through the same code path as `ask`, scored with RAGAS-style
+//! metrics (EVAL.md): offline equivalents always, LLM-judged ones when an endpoint or a judge cache is
+//! given. `questions` reads the sets, `metrics` holds the formulas, `score` applies them to one answer,
+//! `aggregate` summarises with seeded bootstrap intervals and finds regressions, `judge` asks a model,
+//! `report` writes JSON, Markdown and the Parquet history.
+
+pub mod aggregate;
+pub mod judge;
+pub mod metrics;
+pub mod questions;
+pub mod report;
+pub mod score;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::answer::loaded::LoadedIndex;
+use crate::answer::{Answer, ChatSettings, Mode};
+use crate::bundle::Bundle;
+use crate::config::LlmServer;
+use crate::search::text_hash;
+use aggregate::{RESAMPLES, aggregate, regressions};
+use judge::Judge;
+use report::{BaselineReport, EvalReport, IndexSummary, QuestionResult, REPORT_SCHEMA_VERSION};
+
+pub struct EvalRequest<'a> {
+    pub index_dir: &'a Path,
+    pub questions_path: &'a Path,
+    pub seed: u64,
+    pub baseline: Option<&'a Path>,
+    /// The endpoint answers go through (as with `ask`) and the judge uses.
+    pub llm: Option<LlmServer>,
+    pub chat_model: String,
+    /// Judge the answers with a language model (from `judge_cache`, else the endpoint).
+    pub judge: bool,
+    pub judge_cache: &'a Path,
+}
+
+pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
+    let text = std::fs::read_to_string(request.questions_path)
+        .with_context(|| format!("cannot read the questions {}", request.questions_path.display()))?;
+    let questions = questions::parse_questions(&text)?;
+    let baseline = request.baseline.map(BaselineReport::read).transpose()?;
+    let index = LoadedIndex::open(request.index_dir, request.llm.as_ref()).await?;
+    let chat = request.llm.as_ref().map(|server| ChatSettings {
+        base_url: server.base_url.clone(),
+        api_key: server.api_key.clone(),
+        model: request.chat_model.clone(),
+    });
+    let judge = request.judge.then(|| Judge {
+        chat: chat.clone(),
+        model: request.chat_model.clone(),
+        cache_dir: request.judge_cache.to_path_buf(),
+        embedder: index.embedder.as_ref(),
+    });
+    let chunk_texts: HashMap<String, String> = if judge.is_some() {
+        index.store.all_chunks().await?.into_iter().map(|(chunk, _)| (chunk.id, chunk.text)).collect()
+    } else {
+        HashMap::new()
+    };
+    let answerer = index.answerer(chat.as_ref());
+    let mut results = Vec::with_capacity(questions.len());
+    for question in &questions {
+        let started = Instant::now();
+        let answer = answerer.answer(&question.question).await?;
+        let latency_ms = started.elapsed().as_secs_f64() * 1_000.0;
+        let score = score::score(question, &answer, &index.bundle, latency_ms);
+        let judged = match &judge {
+            Some(judge) => {
+                let context = judge_context(&answer, &index.bundle, &chunk_texts);
+                Some(judge.judge(&question.question, &answer.answer, &context, &question.expected.reference).await?)
+            }
+            None => None,
+        };
+        results.push(QuestionResult {
+            question: question.question.clone(),
+            answer: answer.answer.clone(),
+            score,
+            expected_modules: question.expected.modules.clone(),
+            judged,
+        });
+    }
+    let scores: Vec<_> = results.iter().map(|r| r.score.clone()).collect();
+    let aggregate = aggregate(&scores, request.seed);
+    let regressions = match &baseline {
+        Some(baseline) => regressions(&aggregate, &baseline.aggregate),
+        None => Vec::new(),
+    };
+    Ok(EvalReport {
+        schema_version: REPORT_SCHEMA_VERSION,
+        strata_version: env!("CARGO_PKG_VERSION"),
+        questions_file: request
+            .questions_path
+            .file_name()
+            .map_or_else(|| request.questions_path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        questions_hash: text_hash(&text),
+        index: IndexSummary {
+            commit: index.manifest.commit.clone(),
+            embedder: index.manifest.embedder.id.clone(),
+            modules: index.bundle.nodes.len(),
+        },
+        seed: request.seed,
+        bootstrap_resamples: RESAMPLES,
+        judge_model: request.judge.then(|| request.chat_model.clone()),
+        aggregate,
+        regressions,
+        questions: results,
+    })
+}
+
+/// What the judge may treat as evidence: the retrieved chunks' text, or for a graph answer the import
+/// lists of the modules it cites.
+fn judge_context(answer: &Answer, bundle: &Bundle, chunk_texts: &HashMap<String, String>) -> Vec<String> {
+    if answer.mode == Mode::Structural {
+        return answer
+            .citations
+            .iter()
+            .filter_map(|c| bundle.nodes.get(&c.path))
+            .map(|node| format!("{} imports: {}", node.id, node.imports.join(", ")))
+            .collect();
+    }
+    answer.context.iter().filter_map(|item| chunk_texts.get(&item.id).cloned()).collect()
+}

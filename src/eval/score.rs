@@ -1,0 +1,267 @@
+//! Scoring one answer against one question: which metric applies, and what the answer and the graph
+//! say. The retrieved context is the ranked chunks' modules; a structural answer retrieves nothing but
+//! reads the graph, so its citations stand for its context. Faithfulness counts a cited module as
+//! supported when it is in the retrieved context or, for a structural answer, when the relation the
+//! question asks about holds in the index's graph; explicit claims in the text ("`a.py` imports
+//! `b.py`") are checked against the graph too.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use super::metrics;
+use super::questions::{OracleQuery, Question};
+use crate::answer::{Answer, Mode};
+use crate::bundle::Bundle;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct QuestionScore {
+    pub id: String,
+    pub category: String,
+    pub answerable: bool,
+    pub mode: Mode,
+    pub latency_ms: f64,
+    pub context_recall: Option<f64>,
+    pub context_precision: Option<f64>,
+    pub average_precision: Option<f64>,
+    pub reciprocal_rank: Option<f64>,
+    pub faithfulness: Option<f64>,
+    pub claim_truth: Option<f64>,
+    pub answer_correctness: Option<f64>,
+    pub answer_relevancy: Option<f64>,
+    /// Unanswerable questions: 1 when declined.
+    pub abstention: Option<f64>,
+    /// Answerable questions: 1 when declined.
+    pub false_decline: Option<f64>,
+    pub cited: Vec<String>,
+    pub retrieved: Vec<String>,
+}
+
+/// Scores `answer` to `question`; `latency_ms` is how long answering took.
+pub fn score(question: &Question, answer: &Answer, bundle: &Bundle, latency_ms: f64) -> QuestionScore {
+    let declined = answer.mode == Mode::Declined;
+    let expected = &question.expected.modules;
+    let graph = Graph::of(bundle);
+    // The module a question is about is cited as the answer's subject, not as part of the answer.
+    let subject = question.oracle_query.as_ref().and_then(|q| q.module.as_deref()).and_then(|m| graph.resolve(m));
+    let cited: Vec<String> = answer
+        .citations
+        .iter()
+        .map(|c| c.path.clone())
+        .filter(|path| Some(path.as_str()) != subject || expected.contains(path))
+        .collect();
+    let retrieved: Vec<String> = if answer.context.is_empty() && answer.mode == Mode::Structural {
+        cited.clone()
+    } else {
+        answer.context.iter().map(|c| c.module.clone()).collect()
+    };
+    let relevant: Vec<bool> = retrieved.iter().map(|m| expected.contains(m)).collect();
+    let n_relevant = expected.iter().collect::<BTreeSet<_>>().len();
+    let claims = text_claims(&answer.answer);
+    let true_claims = claims.iter().filter(|(src, dst)| graph.has_edge(src, dst)).count();
+    let supported_citations = cited
+        .iter()
+        .filter(|module| match (&answer.mode, &question.oracle_query) {
+            (Mode::Structural, Some(query)) => graph.relation_holds(query, module),
+            (Mode::Structural, None) => bundle.nodes.contains_key(*module),
+            _ => answer.context.iter().any(|c| &c.module == *module),
+        })
+        .count();
+    let answerable = question.answerable;
+    QuestionScore {
+        id: question.id.clone(),
+        category: question.category.clone(),
+        answerable,
+        mode: answer.mode,
+        latency_ms,
+        context_recall: answerable.then(|| metrics::context_recall(expected, &retrieved)).flatten(),
+        context_precision: if answerable && n_relevant > 0 {
+            metrics::ragas_context_precision(&relevant)
+        } else {
+            None
+        },
+        average_precision: if answerable && !retrieved.is_empty() {
+            metrics::average_precision(&relevant, n_relevant)
+        } else {
+            None
+        },
+        reciprocal_rank: if answerable && n_relevant > 0 { metrics::reciprocal_rank(&relevant) } else { None },
+        faithfulness: metrics::supported_share(supported_citations + true_claims, cited.len() + claims.len()),
+        claim_truth: metrics::supported_share(true_claims, claims.len()),
+        answer_correctness: answerable.then(|| correctness(question, answer, &cited, declined)),
+        answer_relevancy: answerable.then(|| relevancy(question, answer, &cited, declined)),
+        abstention: (!answerable).then_some(if declined { 1.0 } else { 0.0 }),
+        false_decline: answerable.then_some(if declined { 1.0 } else { 0.0 }),
+        cited,
+        retrieved,
+    }
+}
+
+fn correctness(question: &Question, answer: &Answer, cited: &[String], declined: bool) -> f64 {
+    let expected = &question.expected;
+    if declined {
+        return 0.0;
+    }
+    if let Some(number) = expected.number {
+        return f64::from(u8::from(metrics::states_number(&answer.answer, number)));
+    }
+    if let Some(yes) = expected.yes_no {
+        return f64::from(u8::from(metrics::yes_no_of(&answer.answer) == Some(yes)));
+    }
+    if !expected.ranking.is_empty() {
+        let k = expected.ranking_k.unwrap_or(expected.ranking.len());
+        return metrics::ranking_overlap(cited, &expected.ranking, k, &expected.ranking_ties).unwrap_or(0.0);
+    }
+    metrics::set_f1(cited, &expected.modules)
+}
+
+fn relevancy(question: &Question, answer: &Answer, cited: &[String], declined: bool) -> f64 {
+    let expected = &question.expected;
+    let haystack = format!("{}\n{}", answer.answer, cited.join("\n")).to_lowercase();
+    let subjects = subject_terms(question);
+    let names_subject =
+        if subjects.is_empty() { !cited.is_empty() } else { subjects.iter().any(|term| haystack.contains(term)) };
+    let answers_type = if expected.number.is_some() {
+        !metrics::numbers_in(&answer.answer).is_empty()
+    } else if expected.yes_no.is_some() {
+        metrics::yes_no_of(&answer.answer).is_some()
+    } else if !expected.ranking.is_empty() {
+        cited.len() >= expected.ranking_k.unwrap_or(expected.ranking.len()).min(expected.ranking.len())
+    } else {
+        !cited.is_empty()
+    };
+    metrics::answer_relevancy(names_subject, answers_type, declined)
+}
+
+/// What the question is about, lowercased: the oracle's module (its file stem or last dotted part) or
+/// symbol, else the identifiers the question names (`snake_case`, `CamelCase`, dotted, paths, code).
+pub fn subject_terms(question: &Question) -> Vec<String> {
+    static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"`([^`]+)`|\b[A-Za-z_][\w./-]*(?:_|\.|/)[\w./-]+\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b")
+            .expect("valid regex")
+    });
+    let mut terms = Vec::new();
+    if let Some(query) = &question.oracle_query {
+        for mention in [query.module.as_deref(), query.name.as_deref()].into_iter().flatten() {
+            terms.push(last_part(mention));
+        }
+    }
+    if terms.is_empty() {
+        for found in IDENTIFIER.captures_iter(&question.question) {
+            let text = found.get(1).map_or(found.get(0).map_or("", |m| m.as_str()), |m| m.as_str());
+            terms.push(last_part(text));
+        }
+    }
+    terms.retain(|term| term.len() >= 3 && term != "py");
+    terms
+}
+
+fn last_part(mention: &str) -> String {
+    let mention = mention.trim_end_matches(".py").trim_end_matches("/__init__");
+    let last = mention.rsplit(['/', '.']).next().unwrap_or(mention);
+    let last = if last == "__init__" { mention } else { last };
+    last.to_lowercase()
+}
+
+/// "`a` imports `b`" statements in an answer.
+fn text_claims(text: &str) -> Vec<(String, String)> {
+    static CLAIM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"`([^`\s]+)` imports `([^`\s]+)`").expect("valid regex"));
+    CLAIM.captures_iter(text).map(|c| (c[1].to_string(), c[2].to_string())).collect()
+}
+
+/// The index's graph, for checking claims.
+struct Graph<'a> {
+    bundle: &'a Bundle,
+    /// (src, dst) → type_checking-only.
+    edges: BTreeMap<(&'a str, &'a str), bool>,
+}
+
+impl<'a> Graph<'a> {
+    fn of(bundle: &'a Bundle) -> Graph<'a> {
+        let edges = bundle.edges.iter().map(|e| ((e.src.as_str(), e.dst.as_str()), e.type_checking)).collect();
+        Graph { bundle, edges }
+    }
+
+    fn has_edge(&self, src: &str, dst: &str) -> bool {
+        self.edges.contains_key(&(src, dst))
+    }
+
+    /// The node id a question's module mention names: a path or a dotted module name.
+    fn resolve(&self, mention: &str) -> Option<&'a str> {
+        if let Some((id, _)) = self.bundle.nodes.get_key_value(mention) {
+            return Some(id.as_str());
+        }
+        self.bundle.nodes.values().find(|node| node.module == mention).map(|node| node.id.as_str())
+    }
+
+    fn relation_holds(&self, query: &OracleQuery, cited: &str) -> bool {
+        let subject = query.module.as_deref().and_then(|m| self.resolve(m));
+        let edge = |src: &str, dst: &str| self.edges.get(&(src, dst)).is_some_and(|tc| !(query.runtime && *tc));
+        match (query.op.as_str(), subject) {
+            ("imports-of", Some(subject)) => edge(subject, cited),
+            ("imported-by", Some(subject)) => edge(cited, subject),
+            ("impact", Some(subject)) => self.dependents(subject, query.runtime).contains(cited),
+            ("cycle-of", Some(subject)) => self
+                .bundle
+                .cycles
+                .iter()
+                .any(|c| c.members.iter().any(|m| m == subject) && c.members.iter().any(|m| m == cited)),
+            ("cycles", _) => self.bundle.cycles.iter().any(|c| c.members.iter().any(|m| m == cited)),
+            ("defined-in", _) => {
+                let name = query.name.as_deref().unwrap_or_default();
+                let short = name.rsplit('.').next().unwrap_or(name);
+                self.bundle
+                    .nodes
+                    .get(cited)
+                    .is_some_and(|node| node.symbols.iter().any(|s| s.name == name || s.name == short))
+            }
+            ("exports", Some(subject)) => subject == cited,
+            _ => self.bundle.nodes.contains_key(cited),
+        }
+    }
+
+    fn dependents(&self, subject: &str, runtime: bool) -> BTreeSet<&'a str> {
+        let mut seen = BTreeSet::new();
+        let mut queue = VecDeque::from([subject.to_string()]);
+        while let Some(current) = queue.pop_front() {
+            for ((src, dst), type_checking) in &self.edges {
+                if *dst == current && !(runtime && *type_checking) && seen.insert(*src) {
+                    queue.push_back(src.to_string());
+                }
+            }
+        }
+        seen.remove(subject);
+        seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_are_read_from_backticked_statements() {
+        let claims = text_claims("`a/x.py` imports `a/y.py`; see also `b.py` imports `c.py`.");
+        assert_eq!(claims, [("a/x.py".into(), "a/y.py".into()), ("b.py".into(), "c.py".into())]);
+    }
+
+    #[test]
+    fn subjects_come_from_the_oracle_or_the_identifiers() {
+        let mut question: Question = serde_json::from_value(serde_json::json!({
+            "id": "q", "repo": "r", "version": "1", "category": "behavioural", "answerable": true,
+            "question": "How does `url_for` build URLs for a BlueprintSetupState?", "expected": {}, "provenance": {}
+        }))
+        .unwrap();
+        assert_eq!(subject_terms(&question), ["url_for", "blueprintsetupstate"]);
+        question.oracle_query = Some(OracleQuery {
+            op: "imports-of".into(),
+            module: Some("src/flask/ctx.py".into()),
+            name: None,
+            runtime: false,
+        });
+        assert_eq!(subject_terms(&question), ["ctx"]);
+    }
+}

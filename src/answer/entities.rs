@@ -65,9 +65,22 @@ impl<'b> EntityLinker<'b> {
         if let Some(ids) = self.by_short_name.get(&dotted) {
             return Some(self.best_of(ids.clone()));
         }
+        // Extra words around a precise name ("the Scaffold module, src/flask/sansio/scaffold.py"): a word
+        // that names a module exactly wins over a fuzzy match of the whole mention.
+        let exact_word = mention
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .rev()
+            .map(clean_mention)
+            .filter(|word| word.contains(['/', '.']))
+            .find_map(|word| self.exact_module(&word, &word.to_lowercase()));
+        if let Some(id) = exact_word {
+            return Some(Linked::Module { id, alternatives: Vec::new() });
+        }
         self.fuzzy(&mention, &dotted)
     }
 
+    /// A path, a path without `.py`, a package folder, or a dotted name (`flask/json/tag.py` under a
+    /// `src/` root is `flask.json.tag`).
     fn exact_module(&self, mention: &str, lower: &str) -> Option<String> {
         let nodes = &self.bundle.nodes;
         for candidate in [mention.to_string(), format!("{mention}.py"), format!("{mention}/__init__.py")] {
@@ -75,7 +88,8 @@ impl<'b> EntityLinker<'b> {
                 return Some(candidate);
             }
         }
-        self.by_module_name.get(lower).cloned()
+        let dotted = lower.strip_suffix(".py").unwrap_or(lower).trim_end_matches("/__init__").replace('/', ".");
+        self.by_module_name.get(lower).or_else(|| self.by_module_name.get(&dotted)).cloned()
     }
 
     /// Several modules share the name: the most central wins, the rest are alternatives.

@@ -47,7 +47,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             |c, _| Intent::Path(capture(c, "a"), capture(c, "b")),
         ),
         pattern(
-            r"(?:what|which)(?: other)?(?: modules?| files?| code| parts?)?(?: of the code(?:base)?)? (?:is |are |would be |will be |gets? |might be )?(?:affected|impacted|broken|break|need retesting)(?: at runtime)?(?: if| when| by)?(?: i| we| you| someone)?(?: change| changing| modify| modifying| edit| editing| touch| touching| a change to| changes to| changes in)? (?P<x>.+?)(?: changes| is changed| is modified| at runtime)*",
+            r"(?:what|which)(?: other)?(?: modules?| files?| code| parts?)?(?: of the code(?:base)?)? (?:is |are |would be |will be |gets? |might be )?(?:affected|impacted|broken|break|need retesting)(?: at runtime)?(?: if| when| by)?(?: i| we| you| someone)?(?: change| changed| changing| modify| modified| modifying| edit| edited| editing| touch| touched| touching| a change to| changes to| changes in)? (?P<x>.+?)(?: changes| is changed| is modified| at runtime)*",
             |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
         ),
         pattern(
@@ -70,15 +70,16 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             r".*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*? (?:involving|involves|with|containing|contains|including|includes|through) (?P<x>.+)",
             |c, _| Intent::Cycles(Some(capture(c, "x"))),
         ),
-        pattern(r"(?:is|are) (?P<x>.+?) (?:in|part of) (?:an? )?(?:import )?(?:cycle|circular import)", |c, _| {
-            Intent::Cycles(Some(capture(c, "x")))
-        }),
+        pattern(
+            r"(?:.*?, )?(?:is|are) (?P<x>.+?) (?:in|part of|involved in) (?:an? |any )?(?:import )?(?:cycles?|circular imports?)",
+            |c, _| Intent::Cycles(Some(capture(c, "x"))),
+        ),
         pattern(
             r".*?\b(?:how many|number of|largest|biggest|longest|smallest)\b.*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*",
             |_, _| Intent::Cycles(None),
         ),
         pattern(
-            r".*?\b(?:most (?:imported|central|important|depended[ -]on|used|connected|referenced)|central modules|hub modules|core modules|key modules)\b.*",
+            r".*?\b(?:most (?:imported|central|important|depended[ -]on|used|connected|referenced)|(?:imported|used|depended on) by the most|the most (?:direct )?importers|central modules|hub modules|core modules|key modules)\b.*",
             |_, _| Intent::Central,
         ),
         pattern(
@@ -95,22 +96,36 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         pattern(r"where (?:is|are) (?:the )?(?:class|function) (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
         pattern(r"(?:what is the )?definition of (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
-        pattern(r"what (?:does|do) (?P<x>.+?) export", |c, _| Intent::Exports(capture(c, "x"))),
+        pattern(r"what (?:names )?(?:does|do) (?P<x>.+?) (?:re-?)?export", |c, _| Intent::Exports(capture(c, "x"))),
         pattern(
             r"(?:what are |list |show )?(?:the )?(?:exports|public api|public names|__all__) (?:of|from|in) (?P<x>.+)",
             |c, _| Intent::Exports(capture(c, "x")),
         ),
-        pattern(r"what (?:modules? )?(?:does|do) (?P<x>.+?) (?:import|depend on|use)(?: directly)?", |c, _| {
-            Intent::ImportsOf(capture(c, "x"))
-        }),
-        pattern(r"(?:what are |list |show )?(?:the )?(?:imports|dependencies) of (?P<x>.+)", |c, _| {
-            Intent::ImportsOf(capture(c, "x"))
-        }),
+        pattern(
+            r"(?:what|which)(?: \w+)?(?: modules?| files?)? (?:does|do) (?P<x>.+?) (?:import|depend on|use)(?: directly)?(?: from .*)?",
+            |c, _| Intent::ImportsOf(capture(c, "x")),
+        ),
+        pattern(
+            r"how many (?:other )?(?:modules?|files?) (?:does|do) (?P<x>.+?) (?:import|depend on|use)\b.*",
+            |c, _| Intent::ImportsOf(capture(c, "x")),
+        ),
+        pattern(
+            r"(?:what are |list |show )?(?:the )?(?:internal |direct )?(?:imports|dependencies) of (?P<x>.+)",
+            |c, _| Intent::ImportsOf(capture(c, "x")),
+        ),
         pattern(r"what (?:modules? )?(?:is|are) imported (?:by|in) (?P<x>.+)", |c, _| {
             Intent::ImportsOf(capture(c, "x"))
         }),
         pattern(
             r"(?:what|which|who)(?: other)?(?: modules?| files?)? (?:directly )?(?:imports?|uses?) (?P<x>.+?)(?: directly)?",
+            |c, _| Intent::ImportersOf(capture(c, "x")),
+        ),
+        pattern(
+            r"(?:what|which|who|how many)(?: other)?(?: modules?| files?)? (?:directly depends?|depends? directly) on (?P<x>.+)",
+            |c, _| Intent::ImportersOf(capture(c, "x")),
+        ),
+        pattern(
+            r"how many (?:other )?(?:modules?|files?) (?:directly )?(?:import|use) (?P<x>.+?)(?: directly)?",
             |c, _| Intent::ImportersOf(capture(c, "x")),
         ),
         pattern(r"(?:what are |list |show )?(?:the )?importers of (?P<x>.+)", |c, _| {
@@ -161,6 +176,17 @@ mod tests {
             ("Impact of changing scrapy.http", Intent::Impact { mention: "scrapy.http".into(), runtime: false }),
             ("Are there any import cycles?", Intent::Cycles(None)),
             ("How many modules are in the largest import cycle?", Intent::Cycles(None)),
+            ("Which modules are imported by the most other modules?", Intent::Central),
+            ("Who depends directly on src/a/b.py?", Intent::ImportersOf("src/a/b.py".into())),
+            ("How many modules import a.b directly?", Intent::ImportersOf("a.b".into())),
+            ("Which flask modules does templating.py depend on directly?", Intent::ImportsOf("templating.py".into())),
+            ("What does a.sessions import from the rest of the repository?", Intent::ImportsOf("a.sessions".into())),
+            ("List the internal imports of src/a/app.py.", Intent::ImportsOf("src/a/app.py".into())),
+            (
+                "Ignoring TYPE_CHECKING imports, is a/ctx.py part of an import cycle?",
+                Intent::Cycles(Some("a/ctx.py".into())),
+            ),
+            ("Is a/views.py involved in any circular import?", Intent::Cycles(Some("a/views.py".into()))),
             ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
             ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
             ("What are the most imported modules?", Intent::Central),

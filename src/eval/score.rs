@@ -57,7 +57,11 @@ pub fn score(question: &Question, answer: &Answer, bundle: &Bundle, latency_ms: 
     } else {
         answer.context.iter().map(|c| c.module.clone()).collect()
     };
+    // Chunk-level relevance for RAGAS's precision (it judges each chunk); module-level for AP and MRR,
+    // where a module's later chunks are not new hits (else AP could exceed 1).
     let relevant: Vec<bool> = retrieved.iter().map(|m| expected.contains(m)).collect();
+    let mut seen = BTreeSet::new();
+    let first_relevant: Vec<bool> = retrieved.iter().map(|m| expected.contains(m) && seen.insert(m)).collect();
     let n_relevant = expected.iter().collect::<BTreeSet<_>>().len();
     let claims = text_claims(&answer.answer);
     let true_claims = claims.iter().filter(|(src, dst)| graph.has_edge(src, dst)).count();
@@ -83,11 +87,11 @@ pub fn score(question: &Question, answer: &Answer, bundle: &Bundle, latency_ms: 
             None
         },
         average_precision: if answerable && !retrieved.is_empty() {
-            metrics::average_precision(&relevant, n_relevant)
+            metrics::average_precision(&first_relevant, n_relevant)
         } else {
             None
         },
-        reciprocal_rank: if answerable && n_relevant > 0 { metrics::reciprocal_rank(&relevant) } else { None },
+        reciprocal_rank: if answerable && n_relevant > 0 { metrics::reciprocal_rank(&first_relevant) } else { None },
         faithfulness: metrics::supported_share(supported_citations + true_claims, cited.len() + claims.len()),
         claim_truth: metrics::supported_share(true_claims, claims.len()),
         answer_correctness: answerable.then(|| correctness(question, answer, &cited, declined)),

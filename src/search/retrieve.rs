@@ -42,19 +42,51 @@ pub async fn retrieve(
 ) -> Result<Retrieval> {
     let query_words = query_words(question);
     let vector = embedder.embed(&[question.to_string()]).await?.pop().unwrap_or_default();
-    let folders =
+    let wants_tests = asks_about_tests(question);
+    let mut folders =
         chosen_folders.filter(|folders| !folders.is_empty()).unwrap_or_else(|| pick_folders(bundle, question));
+    if !wants_tests {
+        folders.retain(|folder| !is_test_path(folder));
+    }
+    // Twice the limit, so that implementation code can move ahead of tests and still fill it.
+    let wanted = if wants_tests { limit } else { limit * 2 };
     let mut hits = Vec::new();
     if !folders.is_empty() {
-        hits = store.search(&query_words.join(" "), &vector, limit, Some(&folder_predicate(&folders))).await?;
+        hits = store.search(&query_words.join(" "), &vector, wanted, Some(&folder_predicate(&folders))).await?;
     }
-    if hits.len() < limit {
+    if hits.len() < wanted {
         let seen: BTreeSet<String> = hits.iter().map(|hit| hit.id.clone()).collect();
-        let more = store.search(&query_words.join(" "), &vector, limit, None).await?;
+        let more = store.search(&query_words.join(" "), &vector, wanted, None).await?;
         hits.extend(more.into_iter().filter(|hit| !seen.contains(&hit.id)));
-        hits.truncate(limit);
     }
+    // Tests mention what they test on every line, so they outrank the code itself; unless the question is
+    // about tests, the code comes first (a stable sort keeps the fused order within each group).
+    if !wants_tests {
+        hits.sort_by_key(|hit| is_test_path(&hit.module));
+    }
+    hits.truncate(limit);
     Ok(Retrieval { hits, central: central_modules(bundle, N_CENTRAL), folders, query_words })
+}
+
+/// A test module or folder: a `tests`/`test`/`testing` folder, `test_*.py`, `*_test.py`, `conftest.py`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut segments = path.split('/').peekable();
+    while let Some(segment) = segments.next() {
+        let is_file = segments.peek().is_none() && segment.ends_with(".py");
+        if is_file {
+            return segment.starts_with("test_") || segment.ends_with("_test.py") || segment == "conftest.py";
+        }
+        if matches!(segment, "tests" | "test" | "testing") {
+            return true;
+        }
+    }
+    false
+}
+
+fn asks_about_tests(question: &str) -> bool {
+    split_words(question).iter().any(|word| {
+        matches!(word.as_str(), "test" | "tests" | "tested" | "testing" | "fixture" | "fixtures" | "pytest")
+    })
 }
 
 /// The question's words without stop words, unstemmed (the full-text index stems them itself).
@@ -123,6 +155,18 @@ fn folder_predicate(folders: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_paths_are_recognised() {
+        for path in ["tests/csrf_tests/views.py", "tests", "src/pkg/test_util.py", "a/conftest.py", "a/b_test.py"] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in ["django/middleware/csrf.py", "src/testing_tools.py", "contest.py", "latest/x.py"] {
+            assert!(!is_test_path(path), "{path}");
+        }
+        assert!(asks_about_tests("Which tests cover the CSRF middleware?"));
+        assert!(!asks_about_tests("Where are CSRF failures handled?"));
+    }
 
     #[test]
     fn query_words_keep_the_original_spelling() {

@@ -91,8 +91,23 @@ pub async fn update_chunk_table(
     if !has_text_index && table.count_rows(None).await? > 0 {
         create_text_index(&table).await?;
     }
-    compact(&table).await
+    // Rewriting every row on each merge would cost as much as a full build, so the data is compacted
+    // only once deleted rows or fragments pile up; the index is brought up to date and old versions are
+    // pruned every time, so the artifact stays bounded and holds one version.
+    let stats = table.stats().await.context("cannot read the chunk table's statistics")?;
+    let deleted = stats.num_deleted_rows.unwrap_or(usize::MAX);
+    if deleted > stats.num_rows / 10 || stats.fragment_stats.num_fragments > MAX_FRAGMENTS {
+        return compact(&table).await;
+    }
+    table
+        .optimize(OptimizeAction::Index(lancedb::table::OptimizeOptions::default()))
+        .await
+        .context("cannot update the full-text index")?;
+    prune(&table).await
 }
+
+/// Fragments an in-place update may leave before the table is compacted (one is added per update).
+const MAX_FRAGMENTS: usize = 8;
 
 async fn create_text_index(table: &lancedb::Table) -> Result<()> {
     let fts = FtsIndexBuilder::code().split_identifiers(true).stem(true).remove_stop_words(true);
@@ -107,6 +122,11 @@ async fn create_text_index(table: &lancedb::Table) -> Result<()> {
 /// Merges fragments, updates the indexes, and keeps only the newest version.
 async fn compact(table: &lancedb::Table) -> Result<()> {
     table.optimize(OptimizeAction::All).await.context("cannot compact the chunk table")?;
+    prune(table).await
+}
+
+/// Removes every version but the newest.
+async fn prune(table: &lancedb::Table) -> Result<()> {
     table
         .optimize(OptimizeAction::Prune {
             older_than: Some(lancedb::table::optimize::Duration::zero()),

@@ -26,9 +26,9 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// Every row of an index's chunk table, sorted by id, with its vector.
-fn table_rows(index: &Index) -> Vec<(String, String, String, Vec<f32>)> {
+fn table_rows(dir: &std::path::Path) -> Vec<(String, String, String, Vec<f32>)> {
     runtime().block_on(async {
-        let store = ChunkStore::open(&index.dir).await.unwrap();
+        let store = ChunkStore::open(dir).await.unwrap();
         let chunks = store.all_chunks().await.unwrap();
         let hashes: Vec<&str> = chunks.iter().map(|(_, hash)| hash.as_str()).collect();
         let vectors = store.vectors_by_text_hash(&hashes).await.unwrap();
@@ -65,7 +65,7 @@ fn incremental_equals_full_and_reuses_the_rest() {
         assert!(incremental.read(file) == full.read(file), "{file} differs between incremental and full");
     }
     assert_eq!(manifest(&incremental)["chunks"], manifest(&full)["chunks"], "chunk texts differ");
-    assert_eq!(table_rows(&incremental), table_rows(&full), "the updated table differs from a fresh one");
+    assert_eq!(table_rows(&incremental.dir), table_rows(&full.dir), "the updated table differs from a fresh one");
     // The in-place update leaves one version of the table, and the new rows are found by full-text search.
     let versions = std::fs::read_dir(incremental.dir.join("lancedb/chunks.lance/_versions")).unwrap();
     assert_eq!(versions.filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "manifest")).count(), 1);
@@ -184,4 +184,48 @@ fn the_previous_directory_can_be_updated_in_place() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["previous"], "used");
     assert!(old.read("bundle.json") == index(repo.path(), &[]).read("bundle.json"));
+}
+
+/// Fragments and versions of a chunk table on disk.
+fn table_files(index: &std::path::Path) -> (usize, usize) {
+    let count = |folder: &str, extension: &str| {
+        std::fs::read_dir(index.join("lancedb/chunks.lance").join(folder))
+            .unwrap()
+            .filter(|entry| entry.as_ref().unwrap().path().extension().is_some_and(|x| x == extension))
+            .count()
+    };
+    (count("data", "lance"), count("_versions", "manifest"))
+}
+
+#[test]
+fn many_merges_keep_the_table_bounded_and_equal_to_a_full_build() {
+    let repo = Repo::git("shop");
+    let dir = tempfile::TempDir::new().unwrap();
+    let out = dir.path().join("index");
+    let out_arg = out.to_str().unwrap();
+    let run = |previous: bool| {
+        let mut args = vec!["index", repo.path().to_str().unwrap(), "--out", out_arg, "--json"];
+        if previous {
+            args.extend(["--previous", out_arg]);
+        }
+        let output = strata(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+    run(false);
+    let mut most_fragments = 0;
+    for merge in 0..12 {
+        repo.write("shop/utils.py", &format!("\"\"\"Helpers.\"\"\"\n\n\ndef round_money(value):\n    return round(value, 2)\n\n\ndef helper_{merge}():\n    return {merge}\n"));
+        repo.commit_all(&format!("merge {merge}"));
+        let report = run(true);
+        assert_eq!(report["previous"], "used", "{report:#}");
+        assert!(report["warnings"].as_array().unwrap().is_empty(), "{report:#}");
+        let (fragments, versions) = table_files(&out);
+        assert_eq!(versions, 1, "old versions are pruned after merge {merge}");
+        most_fragments = most_fragments.max(fragments);
+    }
+    // Each in-place update adds a fragment; compaction folds them back before they pass the limit.
+    assert!(most_fragments <= 9, "{most_fragments} data files");
+    let full = index(repo.path(), &[]);
+    assert_eq!(table_rows(&out), table_rows(&full.dir));
 }

@@ -72,11 +72,20 @@ impl<'b> EntityLinker<'b> {
             .rev()
             .map(clean_mention)
             .filter(|word| word.contains(['/', '.']))
-            .find_map(|word| self.exact_module(&word, &word.to_lowercase()));
+            .find_map(|word| self.exact_module(&word, &word.to_lowercase()).or_else(|| self.path_suffix(&word)));
         if let Some(id) = exact_word {
             return Some(Linked::Module { id, alternatives: Vec::new() });
         }
         self.fuzzy(&mention, &dotted)
+    }
+
+    /// The one module whose path ends with `/{word}` (`flaskr/auth.py` under `examples/tutorial/`).
+    fn path_suffix(&self, word: &str) -> Option<String> {
+        let suffix = format!("/{}", word.trim_start_matches('/'));
+        let mut found =
+            self.bundle.nodes.keys().filter(|id| id.ends_with(&suffix) || id.ends_with(&format!("{suffix}.py")));
+        let first = found.next()?.clone();
+        found.next().is_none().then_some(first)
     }
 
     /// A path, a path without `.py`, a package folder, or a dotted name (`flask/json/tag.py` under a
@@ -143,8 +152,23 @@ pub fn clean_mention(mention: &str) -> String {
         })
         .filter(|word| !word.is_empty())
         .collect();
-    const FILLER: &[&str] =
-        &["the", "a", "an", "module", "modules", "file", "package", "class", "function", "method", "in", "of"];
+    const FILLER: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "module",
+        "modules",
+        "file",
+        "package",
+        "class",
+        "function",
+        "method",
+        "in",
+        "of",
+        "called",
+        "named",
+        "top-level",
+    ];
     while words.first().is_some_and(|w| FILLER.contains(&w.to_lowercase().as_str())) {
         words.remove(0);
     }

@@ -95,6 +95,10 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             |c, _| Intent::DefinedIn(capture(c, "x")),
         ),
         pattern(r"where (?:is|are) (?:the )?(?:class|function) (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
+        pattern(
+            r"(?:in )?(?:which|what) (?:module|file)s? (?:is|are) (?:the )?(?:class |function |method )?(?P<x>\S+?)(?: class| function| method)? (?:defined|declared|implemented|located)(?: in)?",
+            |c, _| Intent::DefinedIn(capture(c, "x")),
+        ),
         pattern(r"(?:what is the )?definition of (?P<x>.+)", |c, _| Intent::DefinedIn(capture(c, "x"))),
         pattern(r"what (?:names )?(?:does|do) (?P<x>.+?) (?:re-?)?export", |c, _| Intent::Exports(capture(c, "x"))),
         pattern(
@@ -187,6 +191,7 @@ mod tests {
                 Intent::Cycles(Some("a/ctx.py".into())),
             ),
             ("Is a/views.py involved in any circular import?", Intent::Cycles(Some("a/views.py".into()))),
+            ("In which file is Model.save implemented?", Intent::DefinedIn("Model.save".into())),
             ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
             ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
             ("What are the most imported modules?", Intent::Central),

@@ -215,12 +215,12 @@ impl<'a> Graph<'a> {
                 .any(|c| c.members.iter().any(|m| m == subject) && c.members.iter().any(|m| m == cited)),
             ("cycles", _) => self.bundle.cycles.iter().any(|c| c.members.iter().any(|m| m == cited)),
             ("defined-in", _) => {
+                // `Class.method`: the module defines the method, its class, or a symbol of that name.
                 let name = query.name.as_deref().unwrap_or_default();
-                let short = name.rsplit('.').next().unwrap_or(name);
-                self.bundle
-                    .nodes
-                    .get(cited)
-                    .is_some_and(|node| node.symbols.iter().any(|s| s.name == name || s.name == short))
+                let (first, last) = (name.split('.').next().unwrap_or(name), name.rsplit('.').next().unwrap_or(name));
+                self.bundle.nodes.get(cited).is_some_and(|node| {
+                    node.symbols.iter().any(|s| s.name == name || s.name == first || s.name == last)
+                })
             }
             ("exports", Some(subject)) => subject == cited,
             _ => self.bundle.nodes.contains_key(cited),

@@ -16,6 +16,8 @@ pub enum Intent {
         runtime: bool,
     },
     Cycles(Option<String>),
+    /// The cycle a module is in when TYPE_CHECKING-only imports are left out.
+    RuntimeCycleOf(String),
     Central,
     Leaves,
     Path(String, String),
@@ -68,11 +70,11 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         pattern(
             r".*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*? (?:involving|involves|with|containing|contains|including|includes|through) (?P<x>.+)",
-            |c, _| Intent::Cycles(Some(capture(c, "x"))),
+            |c, q| cycle_of(capture(c, "x"), q),
         ),
         pattern(
-            r"(?:.*?, )?(?:is|are) (?P<x>.+?) (?:in|part of|involved in) (?:an? |any )?(?:import )?(?:cycles?|circular imports?)",
-            |c, _| Intent::Cycles(Some(capture(c, "x"))),
+            r"(?:.*?, )?(?:is|are) (?P<x>.+?) (?:in|part of|involved in) (?:an? |any )?(?:import )?(?:cycles?|circular imports?)(?: at runtime)?",
+            |c, q| cycle_of(capture(c, "x"), q),
         ),
         pattern(
             r".*?\b(?:how many|number of|largest|biggest|longest|smallest)\b.*?\b(?:cycles?|circular (?:imports?|dependenc(?:y|ies)))\b.*",
@@ -141,9 +143,16 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
+/// "at runtime", or TYPE_CHECKING imports explicitly left out ("ignoring", "without", "not counting"...).
 fn is_runtime(question: &str) -> bool {
     let lower = question.to_lowercase();
-    lower.contains("runtime") || lower.contains("run time") || lower.contains("run-time")
+    let leaves_out_type_checking = (lower.contains("type_checking") || lower.contains("type checking"))
+        && ["ignor", "without", "not count", "exclud", "leav", "except"].iter().any(|word| lower.contains(word));
+    lower.contains("runtime") || lower.contains("run time") || lower.contains("run-time") || leaves_out_type_checking
+}
+
+fn cycle_of(mention: String, question: &str) -> Intent {
+    if is_runtime(question) { Intent::RuntimeCycleOf(mention) } else { Intent::Cycles(Some(mention)) }
 }
 
 /// The structural intent of a question, if it has one.
@@ -188,10 +197,11 @@ mod tests {
             ("List the internal imports of src/a/app.py.", Intent::ImportsOf("src/a/app.py".into())),
             (
                 "Ignoring TYPE_CHECKING imports, is a/ctx.py part of an import cycle?",
-                Intent::Cycles(Some("a/ctx.py".into())),
+                Intent::RuntimeCycleOf("a/ctx.py".into()),
             ),
             ("Is a/views.py involved in any circular import?", Intent::Cycles(Some("a/views.py".into()))),
             ("In which file is Model.save implemented?", Intent::DefinedIn("Model.save".into())),
+            ("Is a/app.py part of an import cycle at runtime?", Intent::RuntimeCycleOf("a/app.py".into())),
             ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
             ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
             ("What are the most imported modules?", Intent::Central),

@@ -57,6 +57,10 @@ pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralA
             let (id, note) = module(mention)?;
             Ok(cycles_of(bundle, &id, &note))
         }
+        Intent::RuntimeCycleOf(mention) => {
+            let (id, note) = module(mention)?;
+            Ok(runtime_cycle_of(bundle, &id, &note))
+        }
         Intent::Central => Ok(central(bundle)),
         Intent::Leaves => Ok(leaves(bundle)),
         Intent::Path(from, to) => {
@@ -210,6 +214,33 @@ fn cycles_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
     );
     let cited = cycle.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect();
     StructuralAnswer { text, cited }
+}
+
+fn runtime_cycle_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
+    let node = &bundle.nodes[id];
+    let runtime = bundle.cycles.iter().find(|c| c.edges == "runtime" && c.members.iter().any(|m| m == id));
+    let Some(cycle) = runtime else {
+        let all_edges = if node.scc_size > 1 {
+            format!(" Counting `if TYPE_CHECKING:` imports too, it is in a cycle of {} modules.", node.scc_size)
+        } else {
+            String::new()
+        };
+        return StructuralAnswer {
+            text: format!(
+                "No: leaving out `if TYPE_CHECKING:` imports, `{id}`{note} is not part of any import cycle.{all_edges}"
+            ),
+            cited: vec![(id.to_string(), None)],
+        };
+    };
+    let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+    StructuralAnswer {
+        text: format!(
+            "Yes: leaving out `if TYPE_CHECKING:` imports, `{id}`{note} is in an import cycle of {} modules: {}.",
+            cycle.size,
+            limited(&members, MAX_LISTED)
+        ),
+        cited: cycle.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect(),
+    }
 }
 
 fn central(bundle: &Bundle) -> StructuralAnswer {

@@ -70,6 +70,9 @@ fn cycles_everywhere_and_for_one_module() {
     let one = ask("Is shop/models.py in a cycle?");
     assert!(text(&one).contains("cycle of 2 modules"), "{}", text(&one));
     assert!(text(&one).contains("no cycle at runtime"), "{}", text(&one));
+    let runtime = ask("Ignoring TYPE_CHECKING imports, is shop/cart.py part of an import cycle?");
+    assert!(text(&runtime).starts_with("No: leaving out"), "{}", text(&runtime));
+    assert!(text(&runtime).contains("in a cycle of 2 modules"), "{}", text(&runtime));
 }
 
 #[test]

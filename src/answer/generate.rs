@@ -23,6 +23,12 @@ pub struct ChatSettings {
     pub model: String,
 }
 
+impl ChatSettings {
+    pub fn for_server(server: &crate::config::LlmServer, model: &str) -> ChatSettings {
+        ChatSettings { base_url: server.base_url.clone(), api_key: server.api_key.clone(), model: model.to_string() }
+    }
+}
+
 /// The model's reply, before citations are checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Generated {

@@ -13,11 +13,8 @@ use crate::config::LlmServer;
 pub fn run_ask_command(args: &AskArgs) -> Result<()> {
     let question = args.question.join(" ");
     let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
-    let chat = server.as_ref().filter(|_| !args.offline).map(|server| ChatSettings {
-        base_url: server.base_url.clone(),
-        api_key: server.api_key.clone(),
-        model: args.chat_model.clone(),
-    });
+    let chat =
+        server.as_ref().filter(|_| !args.offline).map(|server| ChatSettings::for_server(server, &args.chat_model));
     let answer = super::runtime()?.block_on(async {
         let index = LoadedIndex::open(&args.index, server.as_ref()).await?;
         index.answerer(chat.as_ref()).answer(&question).await

@@ -20,6 +20,12 @@ pub fn ragas_context_precision(relevant: &[bool]) -> Option<f64> {
     if relevant.is_empty() {
         return None;
     }
+    let (hits, numerator) = precision_sum(relevant);
+    Some(numerator / (hits as f64 + 1e-10))
+}
+
+/// The number of relevant items and Σ_k P@k · v_k, shared by RAGAS's precision and AP.
+fn precision_sum(relevant: &[bool]) -> (usize, f64) {
     let (mut hits, mut numerator) = (0usize, 0.0);
     for (k, &is_relevant) in relevant.iter().enumerate() {
         if is_relevant {
@@ -27,7 +33,7 @@ pub fn ragas_context_precision(relevant: &[bool]) -> Option<f64> {
             numerator += hits as f64 / (k + 1) as f64;
         }
     }
-    Some(numerator / (hits as f64 + 1e-10))
+    (hits, numerator)
 }
 
 /// Plain average precision: like RAGAS's, but divided by every relevant item, retrieved or not.
@@ -35,14 +41,7 @@ pub fn average_precision(relevant: &[bool], n_relevant: usize) -> Option<f64> {
     if n_relevant == 0 {
         return None;
     }
-    let (mut hits, mut numerator) = (0usize, 0.0);
-    for (k, &is_relevant) in relevant.iter().enumerate() {
-        if is_relevant {
-            hits += 1;
-            numerator += hits as f64 / (k + 1) as f64;
-        }
-    }
-    Some(numerator / n_relevant as f64)
+    Some(precision_sum(relevant).1 / n_relevant as f64)
 }
 
 /// Reciprocal rank of the first relevant item (0 when none). NaN for an empty context.

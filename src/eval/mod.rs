@@ -45,11 +45,7 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     let questions = questions::parse_questions(&text)?;
     let baseline = request.baseline.map(BaselineReport::read).transpose()?;
     let index = LoadedIndex::open(request.index_dir, request.llm.as_ref()).await?;
-    let chat = request.llm.as_ref().map(|server| ChatSettings {
-        base_url: server.base_url.clone(),
-        api_key: server.api_key.clone(),
-        model: request.chat_model.clone(),
-    });
+    let chat = request.llm.as_ref().map(|server| ChatSettings::for_server(server, &request.chat_model));
     let judge = request.judge.then(|| Judge {
         chat: chat.clone(),
         model: request.chat_model.clone(),

@@ -5,7 +5,7 @@
 //! question asks about holds in the index's graph; explicit claims in the text ("`a.py` imports
 //! `b.py`") are checked against the graph too.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::metrics;
 use super::questions::{OracleQuery, Question};
+use crate::answer::structural::transitive_dependents;
 use crate::answer::{Answer, Mode};
 use crate::bundle::Bundle;
 
@@ -207,7 +208,9 @@ impl<'a> Graph<'a> {
         match (query.op.as_str(), subject) {
             ("imports-of", Some(subject)) => edge(subject, cited),
             ("imported-by", Some(subject)) => edge(cited, subject),
-            ("impact", Some(subject)) => self.dependents(subject, query.runtime).contains(cited),
+            ("impact", Some(subject)) => {
+                transitive_dependents(self.bundle, subject, query.runtime).iter().any(|d| d == cited)
+            }
             ("cycle-of", Some(subject)) => self
                 .bundle
                 .cycles
@@ -225,20 +228,6 @@ impl<'a> Graph<'a> {
             ("exports", Some(subject)) => subject == cited,
             _ => self.bundle.nodes.contains_key(cited),
         }
-    }
-
-    fn dependents(&self, subject: &str, runtime: bool) -> BTreeSet<&'a str> {
-        let mut seen = BTreeSet::new();
-        let mut queue = VecDeque::from([subject.to_string()]);
-        while let Some(current) = queue.pop_front() {
-            for ((src, dst), type_checking) in &self.edges {
-                if *dst == current && !(runtime && *type_checking) && seen.insert(*src) {
-                    queue.push_back(src.to_string());
-                }
-            }
-        }
-        seen.remove(subject);
-        seen
     }
 }
 

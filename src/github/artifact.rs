@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::client::GitHub;
+use super::percent_encode;
 use super::unzip::{ArchiveLimits, UnsafeArchive, unpack};
 
 /// Which repository, workflow and artifact to look in.
@@ -108,7 +109,7 @@ pub async fn find_index_artifact(github: &GitHub, source: &IndexSource) -> Resul
     let runs: WorkflowRuns = github
         .get_json(&format!(
             "/repos/{owner}/{repo}/actions/workflows/{workflow}/runs?branch={}&event=push&status=success&per_page={RUNS_SEARCHED}",
-            query_value(default_branch)
+            percent_encode(default_branch)
         ))
         .await?;
     let mut expired = None;
@@ -117,7 +118,7 @@ pub async fn find_index_artifact(github: &GitHub, source: &IndexSource) -> Resul
             .get_json(&format!(
                 "/repos/{owner}/{repo}/actions/runs/{}/artifacts?name={}&per_page=100",
                 run.id,
-                query_value(artifact_name)
+                percent_encode(artifact_name)
             ))
             .await?;
         let belongs = |artifact: &Artifact| {
@@ -191,17 +192,6 @@ pub fn short_sha(sha: &str) -> String {
     sha.chars().take(12).collect()
 }
 
-/// Branch and artifact names in a query string: keep the characters GitHub allows unescaped.
-fn query_value(value: &str) -> String {
-    value
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,11 +228,5 @@ mod tests {
         assert!(!is_trusted_run(&run("main", 99, "push"), &source()), "a fork's head");
         assert!(!is_trusted_run(&run("feature", 7, "push"), &source()));
         assert!(!is_trusted_run(&run("main", 7, "pull_request"), &source()));
-    }
-
-    #[test]
-    fn query_values_are_escaped() {
-        assert_eq!(query_value("release/1.x"), "release%2F1.x");
-        assert_eq!(query_value("strata-index"), "strata-index");
     }
 }

@@ -146,11 +146,7 @@ async fn answer_in_thread(
         Some(subject) => resolve_follow_up(question, &subject).unwrap_or_else(|| question.to_string()),
         None => question.to_string(),
     };
-    let chat = settings.llm.as_ref().map(|server| ChatSettings {
-        base_url: server.base_url.clone(),
-        api_key: server.api_key.clone(),
-        model: settings.chat_model.clone(),
-    });
+    let chat = settings.llm.as_ref().map(|server| ChatSettings::for_server(server, &settings.chat_model));
     let answer = index.answerer(chat.as_ref()).answer(&question).await?;
     let ctx = CommentContext {
         server_url: settings.server_url.clone(),

@@ -45,7 +45,7 @@ impl CommentContext {
         format!(
             "{}{}{anchor}",
             self.blob_prefix(),
-            path.split('/').map(encode_path_segment).collect::<Vec<_>>().join("/")
+            path.split('/').map(super::percent_encode).collect::<Vec<_>>().join("/")
         )
     }
 }
@@ -229,16 +229,6 @@ fn code_span_text(text: &str) -> String {
 /// A path inside the HTML comment marker: no whitespace and no `--`, which would end the comment.
 fn marker_value(value: &str) -> String {
     value.replace("--", "%2D%2D").split_whitespace().collect::<Vec<_>>().join("%20")
-}
-
-fn encode_path_segment(segment: &str) -> String {
-    segment
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// Removes the configured secret values and anything shaped like a GitHub or OpenAI token.

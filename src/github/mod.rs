@@ -9,3 +9,24 @@ pub mod client;
 pub mod comment;
 pub mod event;
 pub mod unzip;
+
+/// Percent-encodes everything but RFC 3986's unreserved characters: a branch or artifact name in a query
+/// string, a path segment in a link.
+pub fn percent_encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn query_values_are_escaped() {
+        assert_eq!(super::percent_encode("release/1.x"), "release%2F1.x");
+        assert_eq!(super::percent_encode("strata-index"), "strata-index");
+    }
+}

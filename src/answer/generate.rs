@@ -121,7 +121,15 @@ pub fn user_message(question: &str, retrieval: &Retrieval, bundle: &Bundle) -> S
     let _ = writeln!(message, "<QUESTION>\n{}\n</QUESTION>", neutralise(question));
     for hit in &retrieval.hits {
         let text: String = hit.text.chars().take(MAX_CHUNK_CHARS).collect();
-        let _ = writeln!(message, "<DATA id=\"{}\" module=\"{}\">\n{}\n</DATA>", hit.id, hit.module, neutralise(&text));
+        let _ = writeln!(
+            message,
+            "<DATA id=\"{}\" module=\"{}\" lines=\"{}-{}\">\n{}\n</DATA>",
+            hit.id,
+            hit.module,
+            hit.line_start,
+            hit.line_end,
+            neutralise(&text)
+        );
     }
     for central in &retrieval.central {
         if let Some(node) = bundle.nodes.get(central) {

@@ -102,11 +102,13 @@ impl Answerer<'_> {
             ));
         }
         if let Some(intent) = route::route(question) {
-            return Ok(match structural::answer_structural(self.bundle, &intent) {
+            match structural::answer_structural(self.bundle, &intent) {
                 Ok(exact) => {
                     let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
-                    self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new())
+                    return Ok(self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new()));
                 }
+                // "How does atomic() use savepoints?" is about behaviour, not modules: retrieval answers it.
+                Err(_) if matches!(intent, route::Intent::DependsOn(..)) => {}
                 Err(unlinked) => {
                     let suggestions: Vec<String> = unlinked.suggestions.iter().map(|s| format!("`{s}`")).collect();
                     let hint = if suggestions.is_empty() {
@@ -114,9 +116,9 @@ impl Answerer<'_> {
                     } else {
                         format!(" Did you mean {}?", suggestions.join(", "))
                     };
-                    self.declined(question, format!("I don't know which module `{}` is: no module, file or symbol of the index matches it.{hint}", unlinked.mention), Vec::new())
+                    return Ok(self.declined(question, format!("I don't know which module `{}` is: no module, file or symbol of the index matches it.{hint}", unlinked.mention), Vec::new()));
                 }
-            });
+            }
         }
         // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
         let mut notes = Vec::new();

@@ -18,9 +18,19 @@ pub enum Intent {
     Cycles(Option<String>),
     /// The cycle a module is in when TYPE_CHECKING-only imports are left out.
     RuntimeCycleOf(String),
-    Central,
+    /// The most depended-on modules. `direct` ranks by direct importers ("most imported"), otherwise by
+    /// transitive dependents ("most central"); `runtime` leaves out TYPE_CHECKING-only edges and
+    /// `without_tests` leaves out test modules, as importers and as candidates.
+    Central {
+        direct: bool,
+        runtime: bool,
+        without_tests: bool,
+    },
     Leaves,
     Path(String, String),
+    /// "Does A use B?": answered like [`Intent::Path`] when both sides are modules, but the same words
+    /// also ask how code behaves ("how does atomic() use savepoints"), so unlinked ones go to retrieval.
+    DependsOn(String, String),
     DefinedIn(String),
     Exports(String),
 }
@@ -46,7 +56,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         }),
         pattern(
             r"(?:how )?does (?P<a>.+?) (?:transitively |indirectly )?(?:depend on|import|reach|use) (?P<b>.+?)(?: transitively| indirectly| at all)?",
-            |c, _| Intent::Path(capture(c, "a"), capture(c, "b")),
+            |c, _| Intent::DependsOn(capture(c, "a"), capture(c, "b")),
         ),
         pattern(
             r"(?:what|which)(?: other)?(?: modules?| files?| code| parts?)?(?: of the code(?:base)?)? (?:is |are |would be |will be |gets? |might be )?(?:affected|impacted|broken|break|need retesting)(?: at runtime)?(?: if| when| by)?(?: i| we| you| someone)?(?: change| changed| changing| modify| modified| modifying| edit| edited| editing| touch| touched| touching| a change to| changes to| changes in)? (?P<x>.+?)(?: changes| is changed| is modified| at runtime)*",
@@ -82,7 +92,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         pattern(
             r".*?\b(?:most (?:imported|central|important|depended[ -]on|used|connected|referenced)|(?:imported|used|depended on) by the most|the most (?:direct )?importers|central modules|hub modules|core modules|key modules)\b.*",
-            |_, _| Intent::Central,
+            |_, question| central(question),
         ),
         pattern(
             r".*?\b(?:leaf modules?|leaves|imports? nothing|no (?:internal )?imports|(?:do not|don't|doesn't|does not) import anything)\b.*",
@@ -123,6 +133,10 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             Intent::ImportsOf(capture(c, "x"))
         }),
         pattern(
+            r"(?:(?:list|show|name|give)(?: me)? )?(?:the |all )*(?:internal )?(?:modules?|files?) (?:that are |that get )?imported (?:by|in|from) (?P<x>.+)",
+            |c, _| Intent::ImportsOf(capture(c, "x")),
+        ),
+        pattern(
             r"(?:what|which|who)(?: other)?(?: modules?| files?)? (?:directly )?(?:imports?|uses?) (?P<x>.+?)(?: directly)?",
             |c, _| Intent::ImportersOf(capture(c, "x")),
         ),
@@ -149,6 +163,19 @@ fn is_runtime(question: &str) -> bool {
     let leaves_out_type_checking = (lower.contains("type_checking") || lower.contains("type checking"))
         && ["ignor", "without", "not count", "exclud", "leav", "except"].iter().any(|word| lower.contains(word));
     lower.contains("runtime") || lower.contains("run time") || lower.contains("run-time") || leaves_out_type_checking
+}
+
+fn central(question: &str) -> Intent {
+    let lower = question.to_lowercase();
+    let direct =
+        ["imported by the most", "most imported", "direct importer", "most importers", "how many modules import"]
+            .iter()
+            .any(|phrase| lower.contains(phrase));
+    let without_tests =
+        ["not counting test", "excluding test", "without test", "ignoring test", "except test", "outside test"]
+            .iter()
+            .any(|phrase| lower.contains(phrase));
+    Intent::Central { direct, runtime: is_runtime(question), without_tests }
 }
 
 fn cycle_of(mention: String, question: &str) -> Intent {
@@ -189,7 +216,18 @@ mod tests {
             ("Impact of changing scrapy.http", Intent::Impact { mention: "scrapy.http".into(), runtime: false }),
             ("Are there any import cycles?", Intent::Cycles(None)),
             ("How many modules are in the largest import cycle?", Intent::Cycles(None)),
-            ("Which modules are imported by the most other modules?", Intent::Central),
+            (
+                "Which modules are imported by the most other modules?",
+                Intent::Central { direct: true, runtime: false, without_tests: false },
+            ),
+            (
+                "Not counting tests, which modules have the most direct importers at runtime?",
+                Intent::Central { direct: true, runtime: true, without_tests: true },
+            ),
+            (
+                "What are the most central modules?",
+                Intent::Central { direct: false, runtime: false, without_tests: false },
+            ),
             ("Who depends directly on src/a/b.py?", Intent::ImportersOf("src/a/b.py".into())),
             ("How many modules import a.b directly?", Intent::ImportersOf("a.b".into())),
             ("Which flask modules does templating.py depend on directly?", Intent::ImportsOf("templating.py".into())),
@@ -204,13 +242,24 @@ mod tests {
             ("Is a/app.py part of an import cycle at runtime?", Intent::RuntimeCycleOf("a/app.py".into())),
             ("Which cycle involves flask.app?", Intent::Cycles(Some("flask.app".into()))),
             ("Is flask/app.py in a cycle?", Intent::Cycles(Some("flask/app.py".into()))),
-            ("What are the most imported modules?", Intent::Central),
+            (
+                "What are the most imported modules?",
+                Intent::Central { direct: true, runtime: false, without_tests: false },
+            ),
             ("Which modules import nothing?", Intent::Leaves),
             (
                 "Is there an import path from flask.cli to flask.app?",
                 Intent::Path("flask.cli".into(), "flask.app".into()),
             ),
-            ("Does flask.cli depend on flask.sessions?", Intent::Path("flask.cli".into(), "flask.sessions".into())),
+            (
+                "Does flask.cli depend on flask.sessions?",
+                Intent::DependsOn("flask.cli".into(), "flask.sessions".into()),
+            ),
+            (
+                "List the modules imported by django/middleware/gzip.py",
+                Intent::ImportsOf("django/middleware/gzip.py".into()),
+            ),
+            ("Show me all the files imported by app.py", Intent::ImportsOf("app.py".into())),
             ("Where is the class ExecutionEngine defined?", Intent::DefinedIn("ExecutionEngine".into())),
             ("Which module defines url_for?", Intent::DefinedIn("url_for".into())),
             ("What does flask/__init__.py export?", Intent::Exports("flask/__init__.py".into())),

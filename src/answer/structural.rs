@@ -9,6 +9,7 @@ use super::entities::{EntityLinker, Linked};
 use super::route::Intent;
 use crate::bundle::{Bundle, Node};
 use crate::search::chunks::limited;
+use crate::search::retrieve::is_test_path;
 
 /// How many modules an answer lists before "and N more" (the citations carry them all, up to a cap).
 const MAX_LISTED: usize = 30;
@@ -61,9 +62,10 @@ pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralA
             let (id, note) = module(mention)?;
             Ok(runtime_cycle_of(bundle, &id, &note))
         }
-        Intent::Central => Ok(central(bundle)),
+        Intent::Central { direct: true, runtime, without_tests } => Ok(most_imported(bundle, *runtime, *without_tests)),
+        Intent::Central { direct: false, .. } => Ok(central(bundle)),
         Intent::Leaves => Ok(leaves(bundle)),
-        Intent::Path(from, to) => {
+        Intent::Path(from, to) | Intent::DependsOn(from, to) => {
             let (from, _) = module(from)?;
             let (to, _) = module(to)?;
             Ok(path(bundle, &from, &to))
@@ -265,6 +267,40 @@ fn central(bundle: &Bundle) -> StructuralAnswer {
         }
     }
     StructuralAnswer { text, cited }
+}
+
+/// Modules ranked by how many modules import them directly, optionally counting runtime imports only
+/// and leaving test modules out (as importers and as candidates).
+fn most_imported(bundle: &Bundle, runtime: bool, without_tests: bool) -> StructuralAnswer {
+    let mut importers: BTreeMap<&str, usize> = BTreeMap::new();
+    for edge in &bundle.edges {
+        if (runtime && edge.type_checking) || (without_tests && is_test_path(&edge.src)) || edge.src == edge.dst {
+            continue;
+        }
+        *importers.entry(edge.dst.as_str()).or_default() += 1;
+    }
+    let mut ranked: Vec<(&str, usize)> =
+        importers.into_iter().filter(|(id, _)| !(without_tests && is_test_path(id))).collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    ranked.truncate(10);
+    let mut qualifiers = Vec::new();
+    if runtime {
+        qualifiers.push("runtime imports only");
+    }
+    if without_tests {
+        qualifiers.push("not counting test modules");
+    }
+    let qualifier = if qualifiers.is_empty() { String::new() } else { format!(" ({})", qualifiers.join(", ")) };
+    let listed: Vec<String> = ranked
+        .iter()
+        .map(|(id, n)| format!("`{id}` ({n} direct importer{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let text = if listed.is_empty() {
+        format!("No module of the repository is imported by another{qualifier}.")
+    } else {
+        format!("Most imported modules{qualifier}: {}.", listed.join(", "))
+    };
+    StructuralAnswer { text, cited: ranked.iter().map(|(id, _)| (id.to_string(), None)).collect() }
 }
 
 fn leaves(bundle: &Bundle) -> StructuralAnswer {

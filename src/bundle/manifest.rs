@@ -42,9 +42,14 @@ impl Manifest {
         let bytes = std::fs::read(&path).with_context(|| {
             format!("{} is not a strata index (no manifest.json); run `strata index` first", dir.display())
         })?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
+        // The version first, from a struct that skips everything else (no tree of the whole file).
+        #[derive(Deserialize)]
+        struct VersionOnly {
+            schema_version: Option<serde_json::Value>,
+        }
+        let probe: VersionOnly = serde_json::from_slice(&bytes)
             .with_context(|| format!("{} is not valid JSON; re-run `strata index`", path.display()))?;
-        let version = value.get("schema_version").and_then(serde_json::Value::as_u64);
+        let version = probe.schema_version.as_ref().and_then(serde_json::Value::as_u64);
         if version != Some(u64::from(MANIFEST_SCHEMA_VERSION)) {
             bail!(
                 "{} has manifest schema {}, this strata reads schema {MANIFEST_SCHEMA_VERSION}; re-run `strata index` with this version",
@@ -52,7 +57,7 @@ impl Manifest {
                 version.map_or("unknown".to_string(), |v| v.to_string())
             );
         }
-        serde_json::from_value(value).with_context(|| format!("{} is damaged; re-run `strata index`", path.display()))
+        serde_json::from_slice(&bytes).with_context(|| format!("{} is damaged; re-run `strata index`", path.display()))
     }
 }
 

@@ -28,24 +28,13 @@ pub use summary::render_summary;
 
 /// Serialises a value as JSON with every object's keys sorted, plus a trailing newline.
 pub fn to_canonical_json<T: serde::Serialize>(value: &T, pretty: bool) -> Result<Vec<u8>> {
-    let value = sort_keys(serde_json::to_value(value).context("cannot serialise to JSON")?);
+    let mut value = serde_json::to_value(value).context("cannot serialise to JSON")?;
+    // Sorted explicitly because whether `serde_json::Map` keeps insertion order depends on a cargo
+    // feature any dependency can switch on (lancedb's tree does); sorting in place rehashes nothing.
+    value.sort_all_objects();
     let mut bytes = if pretty { serde_json::to_vec_pretty(&value)? } else { serde_json::to_vec(&value)? };
     bytes.push(b'\n');
     Ok(bytes)
-}
-
-/// Sorts object keys recursively. Done explicitly because whether `serde_json::Map` keeps insertion
-/// order depends on a cargo feature any dependency can switch on (lancedb's tree does).
-fn sort_keys(value: serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            serde_json::Value::Object(entries.into_iter().map(|(key, value)| (key, sort_keys(value))).collect())
-        }
-        serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sort_keys).collect()),
-        other => other,
-    }
 }
 
 /// Reads `dir/bundle.json`, refusing a bundle of another schema version.

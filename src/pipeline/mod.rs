@@ -5,13 +5,14 @@
 //! which the `index` command renders for a terminal, for GitHub Actions or as JSON.
 //!
 //! With a previous artifact (`previous`), files whose blob id is unchanged are neither read nor parsed
-//! (their facts come from `facts.parquet`), code chunks of unchanged files are taken from the previous
-//! table, and only chunks whose text changed are embedded. The graph, metrics, bundle and module chunks
-//! are always recomputed (milliseconds), so the result equals a full index of the same commit.
+//! (their facts come from `facts.parquet`), code chunks of unchanged files stay in the previous table
+//! untouched (known from its manifest, never read), and only chunks whose text changed are embedded.
+//! The graph, metrics, bundle and module chunks are always recomputed (milliseconds), so the result
+//! equals a full index of the same commit. If the table cannot be updated, it is rebuilt from all files.
 
 mod previous;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -23,11 +24,11 @@ use crate::bundle::{self, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFil
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
 use crate::graph::{ModuleIndex, build_import_graph, compute_metrics};
 use crate::python::{ParsedFile, decode_python_source, parse_python_file};
-use crate::search::chunks::{Chunk, ChunkKind, build_chunks};
+use crate::search::chunks::build_chunks;
 use crate::search::embed::Embedder;
-use crate::search::{PreviousTable, text_hash, write_search_index};
-use crate::source::{Exclusions, FileEntry, Snapshot, select_python_files};
-use previous::{Previous, load_previous};
+use crate::search::{PreviousTable, text_hash, update_search_index, write_search_index};
+use crate::source::{Exclusions, FileEntry, Skipped, Snapshot, select_python_files};
+use previous::{Previous, check_previous_table, read_previous};
 
 /// What to index, where to write it, and which embedder fills the vector column.
 #[derive(Clone)]
@@ -113,32 +114,47 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
 
     let stage_clock = Instant::now();
     observer.stage_started(Stage::Source, 0);
-    let (previous, previous_status) = match request.previous {
-        None => (None, "none".to_string()),
-        Some(dir) => match load_previous(dir, request.embedder).await {
-            Ok(previous) => (Some(previous), "used".to_string()),
-            Err(error) => {
-                let reason = format!("{error:#}");
-                warnings.push(Warning {
-                    path: None,
-                    line: None,
-                    message: format!(
-                        "previous index at {} is unusable ({reason}); rebuilding from scratch",
-                        dir.display()
-                    ),
-                });
-                (None, format!("rebuilt: {reason}"))
+    // The previous artifact is read on another thread while the snapshot is opened and listed.
+    let embedder = (request.embedder.id(), request.embedder.dimension());
+    let (loaded, opened) = std::thread::scope(|scope| {
+        let loading = request.previous.map(|dir| {
+            scope.spawn(move || {
+                let started = Instant::now();
+                (read_previous(dir, &embedder.0, embedder.1), elapsed_ms(started))
+            })
+        });
+        let opened = open_source(request);
+        let loaded = loading.map(|thread| {
+            thread.join().unwrap_or_else(|_| (Err(anyhow::anyhow!("reading it failed unexpectedly")), 0))
+        });
+        (loaded, opened)
+    });
+    let (snapshot, settings, selected, skipped) = opened?;
+    let (mut previous, previous_status) = match (request.previous, loaded) {
+        (Some(dir), Some((read, ms))) => {
+            timings_ms.insert("source.previous".to_string(), ms);
+            let checked = match read {
+                Ok(previous) => check_previous_table(dir).await.map(|()| previous),
+                Err(error) => Err(error),
+            };
+            match checked {
+                Ok(previous) => (Some(previous), "used".to_string()),
+                Err(error) => {
+                    let reason = format!("{error:#}");
+                    warnings.push(Warning {
+                        path: None,
+                        line: None,
+                        message: format!(
+                            "previous index at {} is unusable ({reason}); rebuilding from scratch",
+                            dir.display()
+                        ),
+                    });
+                    (None, format!("rebuilt: {reason}"))
+                }
             }
-        },
+        }
+        _ => (None, "none".to_string()),
     };
-    let snapshot = Snapshot::open(request.path, request.rev)?;
-    let file_config = match snapshot.read_path(CONFIG_FILE_NAME)? {
-        Some(bytes) => FileConfig::parse(&String::from_utf8_lossy(&bytes))?,
-        None => FileConfig::default(),
-    };
-    let settings = IndexSettings::resolve(request.options, &file_config);
-    let exclusions = Exclusions::new(&settings.exclude)?;
-    let (selected, skipped) = select_python_files(snapshot.files(), &exclusions, settings.max_file_bytes);
     for skip in &skipped {
         warnings.push(Warning {
             path: Some(skip.path.clone()),
@@ -150,7 +166,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     let paths: Vec<String> = selected.iter().map(|file| file.path.clone()).collect();
     let (index, shadowed) = ModuleIndex::new(&paths, &settings.source_roots);
     debug_assert!(index.modules.iter().map(|m| &m.id).eq(paths.iter()), "module order must match file order");
-    let reuse = Reuse::plan(previous.as_ref(), &selected, &index);
+    let reuse = Reuse::plan(previous.as_mut(), &selected, &index);
     let to_read: Vec<FileEntry> = selected
         .iter()
         .enumerate()
@@ -230,27 +246,46 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
 
     let stage_clock = Instant::now();
     observer.stage_started(Stage::Search, 0);
-    let sources: BTreeMap<String, String> =
+    let mut sources: BTreeMap<String, String> =
         to_read.iter().zip(&contents).map(|(file, bytes)| (file.path.clone(), decode_python_source(bytes))).collect();
     drop(contents);
-    let chunks = chunks_with_reuse(&bundle, &sources, previous.as_ref());
-    drop(sources);
-    let text_hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
-    // Vectors from another embedder are useless: then the table is written from scratch.
-    let previous_table = match (&previous, request.previous) {
-        (Some(previous), Some(dir)) if previous.same_embedder => Some(PreviousTable {
-            index_dir: dir,
-            hashes: previous.chunks.iter().map(|(id, (_, hash))| (id.as_str(), hash.as_str())).collect(),
-        }),
-        _ => None,
+    let chunk_clock = Instant::now();
+    let fresh = build_chunks(&bundle, &sources);
+    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    timings_ms.insert("search.chunks".to_string(), elapsed_ms(chunk_clock));
+    let mut updated = None;
+    if let (Some(previous), Some(dir)) = (&previous, request.previous)
+        && previous.same_embedder
+    {
+        let kept = kept_code_chunks(&previous.manifest.chunks, &selected, &reuse.keeps_code_chunks);
+        let table = PreviousTable { index_dir: dir, hashes: &previous.manifest.chunks };
+        match update_search_index(out_dir, &fresh, &fresh_hashes, &kept, &table, request.embedder).await {
+            Ok(stats) => updated = Some(stats),
+            Err(error) => warnings.push(Warning {
+                path: None,
+                line: None,
+                message: format!("could not update the previous search table in place ({error:#}); rewriting it"),
+            }),
+        }
+    }
+    let search_stats = match updated {
+        Some(stats) => stats,
+        None => {
+            // Files whose code chunks were to be kept from the previous table must be read after all.
+            let unread: Vec<FileEntry> = selected.iter().filter(|f| !sources.contains_key(&f.path)).cloned().collect();
+            let contents = snapshot.read_all(&unread)?;
+            sources
+                .extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
+            let chunks = build_chunks(&bundle, &sources);
+            let hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
+            // Another embedder's vectors are useless, whatever their dimension.
+            let vectors_from = previous.as_ref().filter(|p| p.same_embedder).and(request.previous);
+            write_search_index(out_dir, &chunks, &hashes, vectors_from, request.embedder).await?
+        }
     };
-    let search_stats = write_search_index(out_dir, &chunks, &text_hashes, previous_table, request.embedder).await?;
-    if let Some(reason) = &search_stats.rewritten_because {
-        warnings.push(Warning {
-            path: None,
-            line: None,
-            message: format!("could not update the previous search table in place ({reason}); rewrote it"),
-        });
+    drop(sources);
+    for (step, ms) in &search_stats.timings_ms {
+        timings_ms.insert(format!("search.{step}"), *ms);
     }
     observer.stage_finished(Stage::Search);
     record(&mut timings_ms, Stage::Search, stage_clock);
@@ -264,7 +299,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         source: snapshot.kind().as_str().to_string(),
         files,
         embedder: EmbedderInfo { id: request.embedder.id(), dimension: request.embedder.dimension() },
-        chunks: chunks.iter().zip(text_hashes).map(|(chunk, hash)| (chunk.id.clone(), hash)).collect(),
+        chunks: search_stats.hashes,
         timings_ms: timings_ms.clone(),
     };
     // Written last: a directory with a manifest is a complete index.
@@ -292,57 +327,81 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     })
 }
 
+/// The snapshot, the settings it resolves to (with its `strata.toml`), and the Python files selected
+/// and skipped.
+fn open_source(request: &IndexRequest<'_>) -> Result<(Snapshot, IndexSettings, Vec<FileEntry>, Vec<Skipped>)> {
+    let snapshot = Snapshot::open(request.path, request.rev)?;
+    let file_config = match snapshot.read_path(CONFIG_FILE_NAME)? {
+        Some(bytes) => FileConfig::parse(&String::from_utf8_lossy(&bytes))?,
+        None => FileConfig::default(),
+    };
+    let settings = IndexSettings::resolve(request.options, &file_config);
+    let exclusions = Exclusions::new(&settings.exclude)?;
+    let (selected, skipped) = select_python_files(snapshot.files(), &exclusions, settings.max_file_bytes);
+    Ok((snapshot, settings, selected, skipped))
+}
+
 /// What an incremental run takes from the previous artifact, per selected file.
 struct Reuse {
     /// The previous parse, when a file with the same blob id was parsed before (path does not matter).
     parses: Vec<Option<ParsedFile>>,
-    /// True when the file's path, blob and module name are all unchanged: its code chunks are reused and
-    /// it is not read at all.
+    /// True when the file's path, blob and module name are all unchanged and the previous vectors are
+    /// usable: its code chunks stay in the table as they are and it is not read at all.
     keeps_code_chunks: Vec<bool>,
 }
 
 impl Reuse {
-    fn plan(previous: Option<&Previous>, selected: &[FileEntry], index: &ModuleIndex) -> Reuse {
+    /// Takes the previous parses out of `previous` (moved, not copied: there are thousands).
+    fn plan(previous: Option<&mut Previous>, selected: &[FileEntry], index: &ModuleIndex) -> Reuse {
         let Some(previous) = previous else {
             return Reuse { parses: vec![None; selected.len()], keeps_code_chunks: vec![false; selected.len()] };
         };
-        let by_blob: HashMap<&str, &ParsedFile> =
-            previous.facts.values().map(|(blob_id, parsed)| (blob_id.as_str(), parsed)).collect();
-        let parses =
-            selected.iter().map(|file| by_blob.get(file.blob_id.as_str()).map(|parsed| (*parsed).clone())).collect();
+        let mut by_blob: HashMap<String, ParsedFile> = std::mem::take(&mut previous.facts).into_values().collect();
         let keeps_code_chunks = selected
             .iter()
             .zip(&index.modules)
             .map(|(file, module)| {
-                previous.manifest.files.get(&file.path) == Some(&file.blob_id)
+                previous.same_embedder
+                    && previous.manifest.files.get(&file.path) == Some(&file.blob_id)
                     && previous.bundle.nodes.get(&file.path).is_some_and(|node| node.module == module.name)
-                    && by_blob.contains_key(file.blob_id.as_str())
+                    && by_blob.contains_key(&file.blob_id)
+            })
+            .collect();
+        // Identical files (empty `__init__.py`s) share a blob: the last one takes the parse, the others copy it.
+        let mut uses: HashMap<&str, usize> = HashMap::new();
+        for file in selected {
+            *uses.entry(file.blob_id.as_str()).or_default() += 1;
+        }
+        let parses = selected
+            .iter()
+            .map(|file| {
+                let remaining = uses.get_mut(file.blob_id.as_str())?;
+                *remaining -= 1;
+                if *remaining == 0 { by_blob.remove(&file.blob_id) } else { by_blob.get(&file.blob_id).cloned() }
             })
             .collect();
         Reuse { parses, keeps_code_chunks }
     }
 }
 
-/// Module chunks are rebuilt for every module (their neighbours may have changed); code chunks of the
-/// files that were not read (same path, blob and module name) come from the previous table, since the
-/// same input gives the same text; the others are cut from the freshly read source.
-fn chunks_with_reuse(bundle: &Bundle, sources: &BTreeMap<String, String>, previous: Option<&Previous>) -> Vec<Chunk> {
-    let mut chunks = build_chunks(bundle, sources);
-    if let Some(previous) = previous {
-        chunks.extend(
-            previous
-                .chunks
-                .values()
-                .filter(|(chunk, _)| {
-                    chunk.kind == ChunkKind::Code
-                        && bundle.nodes.contains_key(&chunk.module)
-                        && !sources.contains_key(&chunk.module)
-                })
-                .map(|(chunk, _)| chunk.clone()),
-        );
-        chunks.sort_by(|a, b| a.id.cmp(&b.id));
-    }
-    chunks
+/// The ids of the previous code chunks of every file that was not read (same path, blob and module
+/// name, so the same chunks): they stay in the table untouched. Chunk ids are `code:{path}:{lines}`.
+fn kept_code_chunks<'p>(
+    previous_chunks: &'p BTreeMap<String, String>,
+    selected: &[FileEntry],
+    keeps_code_chunks: &[bool],
+) -> Vec<&'p str> {
+    let kept_paths: HashSet<&str> =
+        selected.iter().zip(keeps_code_chunks).filter(|(_, keep)| **keep).map(|(f, _)| f.path.as_str()).collect();
+    previous_chunks
+        .keys()
+        .filter(|id| {
+            id.strip_prefix("code:")
+                .and_then(|rest| rest.rsplit_once(':'))
+                .is_some_and(|(path, _)| kept_paths.contains(path))
+        })
+        .map(String::as_str)
+        .collect()
 }
 
 /// `bundle.json`, the Parquet tables, `graph.html`, `summary.md` and `facts.parquet`, written side by side.

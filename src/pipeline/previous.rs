@@ -1,7 +1,8 @@
-//! The previous artifact of an incremental run: its manifest, bundle, parsed facts and chunk rows,
-//! loaded and checked before anything is reused. Anything missing, damaged or incompatible (another
-//! manifest or bundle schema, another tool major version) makes the loader fail with a reason, and the
-//! caller rebuilds from scratch: the previous artifact is never trusted halfway.
+//! The previous artifact of an incremental run: its manifest, bundle and parsed facts, read and checked
+//! before anything is reused (its chunk table is only opened; the update touches changed rows alone).
+//! Anything missing, damaged or incompatible (another manifest or bundle schema, another tool major
+//! version) makes the loader fail with a reason, and the caller rebuilds from scratch: the previous
+//! artifact is never trusted halfway.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,22 +11,20 @@ use anyhow::{Result, bail};
 
 use crate::bundle::{BUNDLE_SCHEMA_VERSION, Bundle, Manifest, ToolInfo, read_bundle, read_facts_table};
 use crate::python::ParsedFile;
-use crate::search::chunks::Chunk;
-use crate::search::embed::Embedder;
 use crate::search::store::ChunkStore;
 
 pub struct Previous {
     pub manifest: Manifest,
     pub bundle: Bundle,
-    /// Path → (blob id, parse result).
+    /// Path → (blob id, parse result); the reuse plan moves them out.
     pub facts: HashMap<String, (String, ParsedFile)>,
-    /// Chunk id → (chunk, text hash); vectors stay in the table until needed.
-    pub chunks: HashMap<String, (Chunk, String)>,
     /// False when the previous vectors came from another embedder: every chunk is embedded again.
     pub same_embedder: bool,
 }
 
-pub async fn load_previous(dir: &Path, embedder: &dyn Embedder) -> Result<Previous> {
+/// Reads and checks the previous manifest, bundle and facts (blocking file I/O and parsing; the bundle
+/// and the facts are read in parallel). The embedder is this run's, by id and dimension.
+pub fn read_previous(dir: &Path, embedder_id: &str, embedder_dimension: usize) -> Result<Previous> {
     let manifest = Manifest::read(dir)?;
     if manifest.bundle_schema_version != BUNDLE_SCHEMA_VERSION {
         bail!("its bundle schema is {}, this strata writes {BUNDLE_SCHEMA_VERSION}", manifest.bundle_schema_version);
@@ -34,12 +33,16 @@ pub async fn load_previous(dir: &Path, embedder: &dyn Embedder) -> Result<Previo
     if compatibility_line(&manifest.tool.version) != compatibility_line(&current.version) {
         bail!("it was written by strata {}, this is strata {}", manifest.tool.version, current.version);
     }
-    let bundle = read_bundle(dir)?;
-    let facts = read_facts_table(dir)?;
-    let store = ChunkStore::open(dir).await?;
-    let chunks = store.all_chunks().await?.into_iter().map(|(chunk, hash)| (chunk.id.clone(), (chunk, hash))).collect();
-    let same_embedder = manifest.embedder.id == embedder.id() && manifest.embedder.dimension == embedder.dimension();
-    Ok(Previous { manifest, bundle, facts, chunks, same_embedder })
+    let (bundle, facts) = rayon::join(|| read_bundle(dir), || read_facts_table(dir));
+    let (bundle, facts) = (bundle?, facts?);
+    let same_embedder = manifest.embedder.id == embedder_id && manifest.embedder.dimension == embedder_dimension;
+    Ok(Previous { manifest, bundle, facts, same_embedder })
+}
+
+/// Fails when the previous chunk table is missing or unreadable, so that shows up before anything is
+/// reused rather than halfway through the update.
+pub async fn check_previous_table(dir: &Path) -> Result<()> {
+    ChunkStore::open(dir).await.map(drop)
 }
 
 /// Versions that promise the same artifact format: the major version, or major.minor before 1.0.

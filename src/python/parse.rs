@@ -192,6 +192,7 @@ impl Extractor<'_> {
     fn record_plain_import(&mut self, node: Node<'_>, scope: &Scope) {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
+            self.record_explicit_reexport(name, scope);
             let dotted = match name.kind() {
                 "aliased_import" => name.child_by_field_name("name"),
                 _ => Some(name),
@@ -220,6 +221,10 @@ impl Extractor<'_> {
             return;
         }
         let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            self.record_explicit_reexport(name, scope);
+        }
+        let mut cursor = node.walk();
         let names: Vec<String> = node
             .children_by_field_name("name", &mut cursor)
             .filter_map(|name| match name.kind() {
@@ -229,6 +234,22 @@ impl Extractor<'_> {
             .map(|name| compact_dotted(node_text(name, self.source)))
             .collect();
         self.push_import(ImportTarget::From { level, module, names }, node, scope);
+    }
+
+    /// `import x as x` and `from m import x as x` at module level are PEP 484's explicit re-export form
+    /// (what `__init__.py` files of typed packages use instead of `__all__`): `x` is a public name.
+    fn record_explicit_reexport(&mut self, name: Node<'_>, scope: &Scope) {
+        if name.kind() != "aliased_import" || !scope.is_module_level() {
+            return;
+        }
+        let (Some(imported), Some(alias)) = (name.child_by_field_name("name"), name.child_by_field_name("alias"))
+        else {
+            return;
+        };
+        let alias = node_text(alias, self.source);
+        if compact_dotted(node_text(imported, self.source)) == alias {
+            self.record_public_name(alias);
+        }
     }
 
     fn push_import(&mut self, target: ImportTarget, node: Node<'_>, scope: &Scope) {

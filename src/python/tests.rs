@@ -107,6 +107,13 @@ fn public_names_without_dunder_all() {
 }
 
 #[test]
+fn explicit_reexports_are_public_names() {
+    let source = "from .app import Flask as Flask\nfrom .app import Request\nfrom . import json as js\n\
+                  import os as os\nimport a.b as b\nfrom .x import _Y as _Y\ndef f():\n    from m import g as g\n";
+    assert_eq!(facts(source).public_names, ["Flask", "f", "os"]);
+}
+
+#[test]
 fn docstring_first_line() {
     assert_eq!(
         facts("# comment\n\"\"\"\n  Engine core.\n\nMore.\n\"\"\"\n").docstring.as_deref(),

@@ -93,11 +93,9 @@ fn module_chunk(bundle: &Bundle, node: &Node, importers: &[&str]) -> Chunk {
     for entry in &node.entry_points {
         let _ = writeln!(text, "entry point: {} {}", entry.kind, entry.detail);
     }
-    let _ = writeln!(
-        text,
-        "transitive dependents: {}; direct importers: {}; import cycle size: {}",
-        node.importers_count, node.direct_importers_count, node.scc_size
-    );
+    // No transitive-dependent count: one new edge deep in the graph would change hundreds of chunks
+    // and re-embed them all. The exact figure is the graph's to answer.
+    let _ = writeln!(text, "direct importers: {}; import cycle size: {}", node.direct_importers_count, node.scc_size);
     let imports: Vec<String> = node
         .imports
         .iter()
@@ -170,7 +168,9 @@ fn push_code_chunk(
     if body.trim().is_empty() {
         return;
     }
-    let text = format!("{kind} {qualname} in {} ({}) lines {start}-{end}\n{body}\n", node.id, node.module);
+    // Lines live in their own columns, not in the text: code that merely moves keeps its text hash and
+    // so its vector (an edit above it shifts every later chunk's lines).
+    let text = format!("{kind} {qualname} in {} ({})\n{body}\n", node.id, node.module);
     chunks.push(Chunk {
         id: format!("code:{}:{start}-{end}", node.id),
         kind: ChunkKind::Code,

@@ -7,8 +7,9 @@ pub mod retrieve;
 pub mod store;
 pub mod tokens;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -23,10 +24,11 @@ pub fn text_hash(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The previous table an incremental run starts from: its index directory and each row's text hash.
+/// The previous table an incremental run updates: its index directory and each row's text hash, by
+/// chunk id (from its manifest, so the rows themselves are never read).
 pub struct PreviousTable<'a> {
     pub index_dir: &'a Path,
-    pub hashes: HashMap<&'a str, &'a str>,
+    pub hashes: &'a BTreeMap<String, String>,
 }
 
 /// What writing the search index did.
@@ -36,69 +38,33 @@ pub struct SearchIndexStats {
     pub n_embedded: usize,
     pub n_reused: usize,
     pub n_removed: usize,
-    /// Why the previous table could not be updated in place, when the table was rewritten instead.
-    pub rewritten_because: Option<String>,
+    /// Text hash of every row of the table written, by chunk id (for the manifest).
+    pub hashes: BTreeMap<String, String>,
+    /// Milliseconds per step (`embed`, then `table` or the steps of the update), for the report.
+    pub timings_ms: BTreeMap<&'static str, u64>,
 }
 
-/// Writes the LanceDB table of `chunks` into `index_dir` (`text_hashes[i]` is the hash of `chunks[i]`'s
-/// text). With a previous table (built by the same embedder), it is copied and updated in one batch:
-/// rows whose id and text hash are unchanged stay, the others are deleted, and the new rows are added.
-/// Vectors are reused for any text the previous table already embedded; only new texts are embedded.
-/// When the update fails, the table is written from scratch instead (the reason is reported).
+/// Writes the LanceDB table of `chunks` into `index_dir` from scratch (`text_hashes[i]` is the hash of
+/// `chunks[i]`'s text). Vectors are reused for any text the table in `vectors_from` (an earlier index
+/// by the same embedder, when given and readable) already embedded; only new texts are embedded.
 pub async fn write_search_index(
     index_dir: &Path,
     chunks: &[Chunk],
     text_hashes: &[String],
-    previous: Option<PreviousTable<'_>>,
+    vectors_from: Option<&Path>,
     embedder: &dyn Embedder,
 ) -> Result<SearchIndexStats> {
-    let previous_store = match &previous {
-        Some(previous) => Some(store::ChunkStore::open(previous.index_dir).await?),
+    let clock = Instant::now();
+    // A damaged earlier table only costs the reuse of its vectors.
+    let previous_store = match vectors_from {
+        Some(dir) => store::ChunkStore::open(dir).await.ok(),
         None => None,
     };
-    let n_removed = previous.as_ref().map_or(0, |previous| {
-        let current: HashSet<&str> = chunks.iter().map(|chunk| chunk.id.as_str()).collect();
-        previous.hashes.keys().filter(|id| !current.contains(**id)).count()
-    });
-    let mut rewritten_because = None;
-    if let Some(previous) = &previous {
-        let unchanged: Vec<bool> = chunks
-            .iter()
-            .zip(text_hashes)
-            .map(|(chunk, hash)| previous.hashes.get(chunk.id.as_str()) == Some(&hash.as_str()))
-            .collect();
-        let kept: HashSet<&str> =
-            chunks.iter().zip(&unchanged).filter(|(_, same)| **same).map(|(chunk, _)| chunk.id.as_str()).collect();
-        let mut stale: Vec<&str> = previous.hashes.keys().copied().filter(|id| !kept.contains(id)).collect();
-        stale.sort_unstable();
-        let new_rows: Vec<usize> = (0..chunks.len()).filter(|&i| !unchanged[i]).collect();
-        let updated = async {
-            let (vectors, n_embedded) =
-                vectors_for(chunks, text_hashes, &new_rows, previous_store.as_ref(), embedder).await?;
-            copy_table_dir(previous.index_dir, index_dir)?;
-            let rows: Vec<StoredChunk<'_>> = new_rows
-                .iter()
-                .zip(vectors)
-                .map(|(&i, vector)| StoredChunk { chunk: &chunks[i], text_hash: text_hashes[i].clone(), vector })
-                .collect();
-            store::update_chunk_table(index_dir, &stale, &rows, embedder.dimension()).await?;
-            anyhow::Ok(n_embedded)
-        };
-        match updated.await {
-            Ok(n_embedded) => {
-                return Ok(SearchIndexStats {
-                    n_chunks: chunks.len(),
-                    n_embedded,
-                    n_reused: chunks.len() - n_embedded,
-                    n_removed,
-                    rewritten_because: None,
-                });
-            }
-            Err(error) => rewritten_because = Some(format!("{error:#}")),
-        }
-    }
     let all: Vec<usize> = (0..chunks.len()).collect();
-    let (vectors, n_embedded) = vectors_for(chunks, text_hashes, &all, previous_store.as_ref(), embedder).await?;
+    let known = known_vectors(text_hashes, &all, previous_store.as_ref()).await.unwrap_or_default();
+    let (vectors, n_embedded) = vectors_for(chunks, text_hashes, &all, &known, embedder).await?;
+    let mut timings_ms = BTreeMap::from([("embed", elapsed_ms(clock))]);
+    let clock = Instant::now();
     let rows: Vec<StoredChunk<'_>> = chunks
         .iter()
         .zip(text_hashes)
@@ -106,31 +72,102 @@ pub async fn write_search_index(
         .map(|((chunk, hash), vector)| StoredChunk { chunk, text_hash: hash.clone(), vector })
         .collect();
     store::write_chunk_table(index_dir, &rows, embedder.dimension()).await?;
+    timings_ms.insert("table", elapsed_ms(clock));
     Ok(SearchIndexStats {
         n_chunks: chunks.len(),
         n_embedded,
         n_reused: chunks.len() - n_embedded,
-        n_removed,
-        rewritten_because,
+        n_removed: 0,
+        hashes: chunks.iter().zip(text_hashes).map(|(chunk, hash)| (chunk.id.clone(), hash.clone())).collect(),
+        timings_ms,
     })
 }
 
-/// Vectors for `chunks[i]`, `i` in `wanted`: taken from the previous table when it holds the same text,
-/// embedded otherwise. Returns them in `wanted` order, with the number embedded.
+/// Updates a copy of the previous table (same embedder) into `index_dir` in one batch, so the cost
+/// follows the size of the change. The new table holds `fresh` chunks (`fresh_hashes[i]` is the hash
+/// of `fresh[i]`'s text) plus the previous rows named in `kept`, which are left untouched: their text
+/// is never read. Fresh rows whose id and text hash are unchanged stay too; every other previous row is
+/// deleted and the changed fresh rows are added, with vectors reused for texts the table already has.
+/// On error the caller rebuilds the table with [`write_search_index`].
+pub async fn update_search_index(
+    index_dir: &Path,
+    fresh: &[Chunk],
+    fresh_hashes: &[String],
+    kept: &[&str],
+    previous: &PreviousTable<'_>,
+    embedder: &dyn Embedder,
+) -> Result<SearchIndexStats> {
+    let clock = Instant::now();
+    let previous_store = store::ChunkStore::open(previous.index_dir).await?;
+    let mut hashes: BTreeMap<String, String> = BTreeMap::new();
+    for id in kept {
+        let hash = previous.hashes.get(*id).with_context(|| format!("the previous manifest has no chunk {id}"))?;
+        hashes.insert(id.to_string(), hash.clone());
+    }
+    let mut new_rows = Vec::new();
+    for (i, (chunk, hash)) in fresh.iter().zip(fresh_hashes).enumerate() {
+        if previous.hashes.get(&chunk.id) != Some(hash) {
+            new_rows.push(i);
+        }
+        anyhow::ensure!(
+            hashes.insert(chunk.id.clone(), hash.clone()).is_none(),
+            "chunk {} is both kept and new",
+            chunk.id
+        );
+    }
+    let stale: Vec<&str> =
+        previous.hashes.iter().filter(|(id, hash)| hashes.get(*id) != Some(*hash)).map(|(id, _)| id.as_str()).collect();
+    let n_removed = previous.hashes.keys().filter(|id| !hashes.contains_key(*id)).count();
+    let known = known_vectors(fresh_hashes, &new_rows, Some(&previous_store)).await?;
+    let (vectors, n_embedded) = vectors_for(fresh, fresh_hashes, &new_rows, &known, embedder).await?;
+    let mut timings_ms = BTreeMap::from([("embed", elapsed_ms(clock))]);
+    let clock = Instant::now();
+    copy_table_dir(previous.index_dir, index_dir)?;
+    let rows: Vec<StoredChunk<'_>> = new_rows
+        .iter()
+        .zip(vectors)
+        .map(|(&i, vector)| StoredChunk { chunk: &fresh[i], text_hash: fresh_hashes[i].clone(), vector })
+        .collect();
+    timings_ms.insert("copy", elapsed_ms(clock));
+    timings_ms.extend(store::update_chunk_table(index_dir, &stale, &rows, embedder.dimension()).await?);
+    Ok(SearchIndexStats {
+        n_chunks: hashes.len(),
+        n_embedded,
+        n_reused: hashes.len() - n_embedded,
+        n_removed,
+        hashes,
+        timings_ms,
+    })
+}
+
+fn elapsed_ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The vectors `previous` holds for the texts of `chunks[i]`, `i` in `wanted`, by text hash.
+async fn known_vectors(
+    text_hashes: &[String],
+    wanted: &[usize],
+    previous: Option<&store::ChunkStore>,
+) -> Result<HashMap<String, Vec<f32>>> {
+    match previous {
+        Some(store) => {
+            let hashes: Vec<&str> = wanted.iter().map(|&i| text_hashes[i].as_str()).collect();
+            store.vectors_by_text_hash(&hashes).await
+        }
+        None => Ok(HashMap::new()),
+    }
+}
+
+/// Vectors for `chunks[i]`, `i` in `wanted`: taken from `known` when it holds the same text, embedded
+/// otherwise. Returns them in `wanted` order, with the number embedded.
 async fn vectors_for(
     chunks: &[Chunk],
     text_hashes: &[String],
     wanted: &[usize],
-    previous: Option<&store::ChunkStore>,
+    known: &HashMap<String, Vec<f32>>,
     embedder: &dyn Embedder,
 ) -> Result<(Vec<Vec<f32>>, usize)> {
-    let known = match previous {
-        Some(store) => {
-            let hashes: Vec<&str> = wanted.iter().map(|&i| text_hashes[i].as_str()).collect();
-            store.vectors_by_text_hash(&hashes).await?
-        }
-        None => HashMap::new(),
-    };
     let mut vectors: Vec<Option<Vec<f32>>> = wanted
         .iter()
         .map(|&i| known.get(&text_hashes[i]).filter(|vector| vector.len() == embedder.dimension()).cloned())

@@ -3,9 +3,10 @@
 //! RETRIEVAL.md), written in one batch and compacted to a single version so the artifact does not carry
 //! history. Reading back: hybrid (full-text + vector, reciprocal-rank fusion) or vector-only search.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use arrow_array::types::Float32Type;
@@ -70,43 +71,78 @@ pub async fn write_chunk_table(index_dir: &Path, rows: &[StoredChunk<'_>], dimen
 
 /// Updates a copy of a previous table in place: deletes the rows of `stale_ids`, adds `rows` in one batch,
 /// then compacts, which also brings the full-text index up to date, and prunes the old versions.
-/// `index_dir/lancedb` must already hold the copy.
+/// `index_dir/lancedb` must already hold the copy. Returns the milliseconds each step took.
 pub async fn update_chunk_table(
     index_dir: &Path,
     stale_ids: &[&str],
     rows: &[StoredChunk<'_>],
     dimension: usize,
-) -> Result<()> {
+) -> Result<BTreeMap<&'static str, u64>> {
+    let mut steps = Steps::default();
     let store = ChunkStore::open(index_dir).await?;
     let table = store.table;
+    steps.done("open");
     // Chunk ids are paths and symbols: quote them as SQL strings, in batches to keep predicates short.
     for batch in stale_ids.chunks(512) {
         let quoted: Vec<String> = batch.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
         table.delete(&format!("id IN ({})", quoted.join(", "))).await.context("cannot delete stale chunks")?;
     }
+    steps.done("delete");
     if !rows.is_empty() {
         table.add(chunk_batch(rows, dimension)?).execute().await.context("cannot add the new chunks")?;
     }
+    steps.done("add");
     let has_text_index = table.list_indices().await?.iter().any(|index| index.columns == ["text"]);
     if !has_text_index && table.count_rows(None).await? > 0 {
         create_text_index(&table).await?;
     }
-    // Rewriting every row on each merge would cost as much as a full build, so the data is compacted
-    // only once deleted rows or fragments pile up; the index is brought up to date and old versions are
-    // pruned every time, so the artifact stays bounded and holds one version.
+    // Rewriting every row (or the whole full-text index) on each merge would cost as much as a full
+    // build. So each update adds one fragment and one full-text index segment covering only the new
+    // rows (deleted rows are masked at query time), and once deleted rows or fragments pile up the data
+    // is compacted and the text index rebuilt as one segment. Old versions are pruned every time, so
+    // the artifact stays bounded and holds one version.
     let stats = table.stats().await.context("cannot read the chunk table's statistics")?;
     let deleted = stats.num_deleted_rows.unwrap_or(usize::MAX);
     if deleted > stats.num_rows / 10 || stats.fragment_stats.num_fragments > MAX_FRAGMENTS {
-        return compact(&table).await;
+        table
+            .optimize(OptimizeAction::Compact {
+                options: lancedb::table::CompactionOptions::default(),
+                remap_options: None,
+            })
+            .await
+            .context("cannot compact the chunk table")?;
+        create_text_index(&table).await?;
+        steps.done("compact");
+    } else {
+        table
+            .optimize(OptimizeAction::Index(lancedb::table::OptimizeOptions::append()))
+            .await
+            .context("cannot update the full-text index")?;
+        steps.done("index");
     }
-    table
-        .optimize(OptimizeAction::Index(lancedb::table::OptimizeOptions::default()))
-        .await
-        .context("cannot update the full-text index")?;
-    prune(&table).await
+    prune(&table).await?;
+    steps.done("prune");
+    Ok(steps.0)
 }
 
-/// Fragments an in-place update may leave before the table is compacted (one is added per update).
+/// Milliseconds per step of a table update, each measured from the end of the previous one.
+struct Steps(BTreeMap<&'static str, u64>, Instant);
+
+impl Default for Steps {
+    fn default() -> Steps {
+        Steps(BTreeMap::new(), Instant::now())
+    }
+}
+
+impl Steps {
+    fn done(&mut self, step: &'static str) {
+        self.0.insert(step, u64::try_from(self.1.elapsed().as_millis()).unwrap_or(u64::MAX));
+        self.1 = Instant::now();
+    }
+}
+
+/// Fragments an in-place update may leave before the table is compacted (one, and one full-text index
+/// segment, is added per update).
 const MAX_FRAGMENTS: usize = 8;
 
 async fn create_text_index(table: &lancedb::Table) -> Result<()> {

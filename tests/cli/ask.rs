@@ -77,12 +77,26 @@ fn cycles_everywhere_and_for_one_module() {
 
 #[test]
 fn central_and_leaf_modules() {
-    let central = ask("What are the most imported modules?");
+    let central = ask("What are the most central modules?");
     assert!(
         text(&central).starts_with("Most depended-on modules: `shop/utils.py` (5 transitive"),
         "{}",
         text(&central)
     );
+    let imported = ask("What are the most imported modules?");
+    assert!(
+        text(&imported).starts_with("Most imported modules: `shop/cart.py` (3 direct importers)"),
+        "{}",
+        text(&imported)
+    );
+    assert!(text(&imported).contains("`shop/models.py` (1 direct importer)"), "{}", text(&imported));
+    let runtime = ask("At runtime, which modules are imported by the most other modules?");
+    assert!(
+        text(&runtime).starts_with("Most imported modules (runtime imports only): `shop/cart.py`"),
+        "{}",
+        text(&runtime)
+    );
+    assert!(!text(&runtime).contains("`shop/models.py`"), "a TYPE_CHECKING-only importer counts: {}", text(&runtime));
     let leaves = ask("Which modules import nothing?");
     assert!(
         text(&leaves).contains("`shop/utils.py`") && !text(&leaves).contains("`shop/cart.py`"),
@@ -142,6 +156,14 @@ fn behavioural_question_is_answered_from_retrieval() {
     assert_eq!(cited(&answer)[0], "shop/payments/gateway.py", "{answer:#}");
     assert!(answer["context"].as_array().unwrap().iter().any(|c| c["kind"] == "central"));
     assert_eq!(answer["index"]["embedder"], "builtin-hash-v1-512");
+}
+
+#[test]
+fn does_a_use_b_about_behaviour_goes_to_retrieval() {
+    // Phrased like a path question, but "exponential backoff when charges fail" is no module.
+    let answer = ask("How does charge_with_retry() use exponential backoff when charges fail?");
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    assert_eq!(cited(&answer)[0], "shop/payments/gateway.py", "{answer:#}");
 }
 
 #[test]

@@ -147,6 +147,25 @@ fn a_corrupt_previous_artifact_triggers_a_full_rebuild() {
 }
 
 #[test]
+fn a_damaged_previous_table_is_rebuilt_from_every_file() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    // The manifest, bundle and facts are fine and the table opens, but its rows are gone.
+    let data = old.dir.join("lancedb/chunks.lance/data");
+    for entry in std::fs::read_dir(&data).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    let rebuilt = index_with_previous(&repo, &old);
+    assert_eq!(rebuilt.report["previous"], "used", "{:#}", rebuilt.report);
+    let warnings = rebuilt.report["warnings"].to_string();
+    assert!(warnings.contains("could not update the previous search table in place"), "{warnings}");
+    // Files that would have kept their chunks were read after all: nothing is missing.
+    let full = index(repo.path(), &[]);
+    assert_eq!(table_rows(&rebuilt.dir), table_rows(&full.dir));
+    assert_eq!(manifest(&rebuilt)["chunks"], manifest(&full)["chunks"]);
+}
+
+#[test]
 fn a_missing_or_incompatible_previous_artifact_is_rebuilt_with_one_warning() {
     let repo = Repo::git("shop");
     let missing = index(repo.path(), &["--previous", "/nonexistent/strata-index"]);
@@ -186,15 +205,23 @@ fn the_previous_directory_can_be_updated_in_place() {
     assert!(old.read("bundle.json") == index(repo.path(), &[]).read("bundle.json"));
 }
 
-/// Fragments and versions of a chunk table on disk.
-fn table_files(index: &std::path::Path) -> (usize, usize) {
+/// Fragments, versions and index segments of a chunk table on disk.
+fn table_files(index: &std::path::Path) -> (usize, usize, usize) {
+    let entries = |folder: &str| std::fs::read_dir(index.join("lancedb/chunks.lance").join(folder)).unwrap();
     let count = |folder: &str, extension: &str| {
-        std::fs::read_dir(index.join("lancedb/chunks.lance").join(folder))
-            .unwrap()
+        entries(folder)
             .filter(|entry| entry.as_ref().unwrap().path().extension().is_some_and(|x| x == extension))
             .count()
     };
-    (count("data", "lance"), count("_versions", "manifest"))
+    (count("data", "lance"), count("_versions", "manifest"), entries("_indices").count())
+}
+
+/// The chunk ids `ask` retrieves for a behavioural question.
+fn retrieved(index: &std::path::Path, question: &str) -> Vec<String> {
+    let output = strata(&["ask", "--index", index.to_str().unwrap(), "--format", "json", question]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    answer["context"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
 }
 
 #[test]
@@ -213,19 +240,25 @@ fn many_merges_keep_the_table_bounded_and_equal_to_a_full_build() {
         serde_json::from_slice::<Value>(&output.stdout).unwrap()
     };
     run(false);
-    let mut most_fragments = 0;
+    let (mut most_fragments, mut most_segments) = (0, 0);
     for merge in 0..12 {
         repo.write("shop/utils.py", &format!("\"\"\"Helpers.\"\"\"\n\n\ndef round_money(value):\n    return round(value, 2)\n\n\ndef helper_{merge}():\n    return {merge}\n"));
         repo.commit_all(&format!("merge {merge}"));
         let report = run(true);
         assert_eq!(report["previous"], "used", "{report:#}");
         assert!(report["warnings"].as_array().unwrap().is_empty(), "{report:#}");
-        let (fragments, versions) = table_files(&out);
+        let (fragments, versions, segments) = table_files(&out);
         assert_eq!(versions, 1, "old versions are pruned after merge {merge}");
         most_fragments = most_fragments.max(fragments);
+        most_segments = most_segments.max(segments);
     }
-    // Each in-place update adds a fragment; compaction folds them back before they pass the limit.
+    // Each in-place update adds a fragment and a text index segment; compaction folds them back into
+    // one before they pass the limit.
     assert!(most_fragments <= 9, "{most_fragments} data files");
+    assert!((2..=9).contains(&most_segments), "{most_segments} index segments: updates append, compaction merges");
     let full = index(repo.path(), &[]);
     assert_eq!(table_rows(&out), table_rows(&full.dir));
+    for question in ["How are failed payment charges retried?", "helper that rounds money values"] {
+        assert_eq!(retrieved(&out, question), retrieved(&full.dir, question), "{question}");
+    }
 }

@@ -67,11 +67,11 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
         ),
         pattern(
-            r"(?:what|which)(?: modules?| files?)? (?:transitively |indirectly )?depends? on (?P<x>.+?)(?: at runtime)?",
+            r"(?:what|which)(?: other)?(?: modules?| files?)? (?:transitively |indirectly )?depends?,?(?: (?:directly or indirectly|directly and indirectly|transitively|indirectly),?)? on (?P<x>.+?)(?: at runtime)?",
             |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
         ),
         pattern(
-            r"if (?:i|we|you|someone) (?:change|modify|edit|touch) (?P<x>.+?),? what (?:breaks|is affected|would break|could break|needs retesting).*",
+            r"if (?:i|we|you|someone) (?:change|modify|edit|touch|update) (?P<x>.+?),? (?:what|which)\b.*?\b(?:breaks?|affected|impacted|retest(?:ed|ing)?)\b.*",
             |c, q| Intent::Impact { mention: capture(c, "x"), runtime: is_runtime(q) },
         ),
         pattern(
@@ -250,6 +250,14 @@ mod tests {
             (
                 "Is there an import path from flask.cli to flask.app?",
                 Intent::Path("flask.cli".into(), "flask.app".into()),
+            ),
+            (
+                "If I modify examples/flaskr/db.py, which modules are impacted transitively?",
+                Intent::Impact { mention: "examples/flaskr/db.py".into(), runtime: false },
+            ),
+            (
+                "What depends, directly or indirectly, on app/tasks.py?",
+                Intent::Impact { mention: "app/tasks.py".into(), runtime: false },
             ),
             (
                 "Does flask.cli depend on flask.sessions?",

@@ -147,8 +147,9 @@ fn impact(bundle: &Bundle, id: &str, runtime: bool, note: &str) -> StructuralAns
             limited(&listed, MAX_LISTED)
         )
     };
+    // Cite what the answer lists: every dependent shown, not only the direct ones.
     let mut cited = vec![(id.to_string(), None)];
-    cited.extend(direct.iter().map(|d| (d.to_string(), None)));
+    cited.extend(dependents.iter().take(MAX_LISTED).map(|d| (d.clone(), None)));
     StructuralAnswer { text, cited }
 }
 

@@ -59,6 +59,9 @@ fn importers_of_a_module_by_dotted_name() {
 fn impact_counts_all_edges_or_runtime_only() {
     let all = ask("What is affected if I change shop/utils.py?");
     assert!(text(&all).contains("can affect 5 module(s) counting every import"), "{}", text(&all));
+    // Transitive dependents are cited too, not only the direct importer shop/pricing.py.
+    assert_eq!(cited(&all).len(), 6, "{all:#}");
+    assert!(cited(&all).contains(&"shop/api.py".to_string()), "{all:#}");
     let runtime = ask("What depends on shop.models at runtime?");
     assert!(text(&runtime).contains("Nothing in the repository depends on `shop/models.py`"), "{}", text(&runtime));
 }

@@ -138,16 +138,36 @@ impl Answerer<'_> {
             retrieve(self.store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await?;
         let context = context_items(&retrieval);
         let coverage = term_coverage(&retrieval);
-        if coverage.n_terms == 0 || coverage.share() < MIN_TERM_COVERAGE {
+        // A name in the question that no chunk of the whole index contains ("WebSocket", "JWT", "Kafka")
+        // is something the code does not have: the other words match by accident. Plain English words
+        // absent from code ("turn") say little alone, so it takes two of them.
+        let mut unknown = Vec::new();
+        for word in &coverage.missing {
+            if !self.store.mentions(word).await? {
+                unknown.push(word.as_str());
+            }
+        }
+        let names = unknown.iter().filter(|word| written_as_a_name(question, word)).count();
+        let unknown_decides = names > 0 || unknown.len() >= 2;
+        if unknown_decides || coverage.n_terms == 0 || coverage.share() < MIN_TERM_COVERAGE {
+            let quoted = |words: &[&str]| words.iter().map(|word| format!("`{word}`")).collect::<Vec<_>>();
             let searched = if retrieval.query_words.is_empty() {
                 "no searchable words".to_string()
             } else {
                 retrieval.query_words.join(", ")
             };
-            let missing = if coverage.missing.is_empty() {
+            let missing = if unknown_decides {
+                let quoted = quoted(&unknown);
+                let listed = match quoted.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => quoted.join(""),
+                };
+                format!(" No code in the index mentions {listed}.")
+            } else if coverage.missing.is_empty() {
                 String::new()
             } else {
-                format!(" None of the retrieved code mentions {}.", coverage.missing.join(", "))
+                let missing: Vec<&str> = coverage.missing.iter().map(String::as_str).collect();
+                format!(" None of the retrieved code mentions {}.", quoted(&missing).join(", "))
             };
             let reason = format!(
                 "I don't know: the index has no code that clearly answers this. I searched the code of {} modules for: {searched}.{missing}",
@@ -242,16 +262,46 @@ impl Coverage {
     }
 }
 
+/// Whether `word` comes from a token the question writes as a name rather than an English word:
+/// an acronym or inner capital (`JWT`, `WebSocket`), a capitalised word after the first
+/// (`Kafka`), or an identifier (`cached_property`, `flask.signals`).
+fn written_as_a_name(question: &str, word: &str) -> bool {
+    question
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map(|token| token.trim_matches('.'))
+        .filter(|token| !token.is_empty())
+        .enumerate()
+        .filter(|(_, token)| token.to_lowercase().contains(word))
+        .any(|(position, token)| {
+            let inner_capital = token.chars().skip(1).any(char::is_uppercase);
+            let capitalised = position > 0 && token.chars().next().is_some_and(char::is_uppercase);
+            inner_capital || capitalised || token.contains(['_', '.'])
+        })
+}
+
 fn term_coverage(retrieval: &Retrieval) -> Coverage {
     let mut present = std::collections::BTreeSet::new();
     for hit in &retrieval.hits {
         present.extend(content_terms(&hit.text));
     }
-    let missing: Vec<String> = retrieval
-        .query_words
-        .iter()
-        .filter(|word| !present.contains(&stem(word)))
-        .map(|word| format!("`{word}`"))
-        .collect();
+    let missing: Vec<String> =
+        retrieval.query_words.iter().filter(|word| !present.contains(&stem(word))).cloned().collect();
     Coverage { n_terms: retrieval.query_words.len(), n_found: retrieval.query_words.len() - missing.len(), missing }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_as_a_name;
+
+    #[test]
+    fn names_are_told_from_english_words() {
+        let question = "How does Flask validate JWT tokens over a WebSocket with cached_property?";
+        for word in ["jwt", "socket", "web", "flask", "cached"] {
+            assert!(written_as_a_name(question, word), "{word}");
+        }
+        for word in ["validate", "tokens", "how"] {
+            assert!(!written_as_a_name(question, word), "{word}");
+        }
+        assert!(!written_as_a_name("Kafka events?", "kafka"), "the first word is capitalised anyway");
+    }
 }

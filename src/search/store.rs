@@ -292,6 +292,22 @@ impl ChunkStore {
         Ok(vectors)
     }
 
+    /// Whether any chunk's text matches `word` in the full-text index (same tokenizer and stemming as
+    /// search), so a question's word can be told apart from one the whole index lacks.
+    pub async fn mentions(&self, word: &str) -> Result<bool> {
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .full_text_search(FullTextSearchQuery::new(word.to_string()))
+            .select(Select::Columns(vec!["id".to_string()]))
+            .limit(1)
+            .execute()
+            .await?
+            .try_collect()
+            .await?;
+        Ok(batches.iter().any(|batch| batch.num_rows() > 0))
+    }
+
     /// Hybrid search when there are words to match, vector-only otherwise. `filter` is a SQL predicate.
     pub async fn search(&self, words: &str, vector: &[f32], limit: usize, filter: Option<&str>) -> Result<Vec<Hit>> {
         let mut query = self.table.query().limit(limit);

@@ -178,6 +178,17 @@ fn unanswerable_questions_are_declined_saying_what_was_searched() {
 }
 
 #[test]
+fn a_question_naming_what_the_code_lacks_is_declined() {
+    // "payment" and "handled" match; "WebSocket" is nowhere in the shop.
+    let answer = ask("How are payment WebSocket connections handled?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert!(text(&answer).contains("No code in the index mentions `web`, `socket` or `handled`."), "{}", text(&answer));
+    // A plain English word absent from code is not enough on its own.
+    let answer = ask("How does the gateway turn failed charges into retries?");
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+}
+
+#[test]
 fn an_empty_question_gets_a_helpful_reply() {
     let answer = ask("   ");
     assert_eq!(answer["mode"], "declined");

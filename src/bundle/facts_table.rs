@@ -1,5 +1,7 @@
 //! `facts.parquet`: every indexed file's parsed facts and warnings, keyed by path and blob id, so the next
-//! incremental run reuses them instead of reading and parsing unchanged files again.
+//! incremental run reuses them instead of reading and parsing unchanged files again. The table records
+//! the facts version it was written with (Parquet key-value metadata); facts of another version are not
+//! read at all, since the same bytes would now parse differently.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,12 +12,22 @@ use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
-use crate::python::{FileFacts, ParsedFile};
+use crate::python::{FACTS_VERSION, FileFacts, ParsedFile};
 
 pub const FACTS_FILE: &str = "facts.parquet";
+const FACTS_VERSION_KEY: &str = "strata.facts_version";
+
+/// A facts table as read: the facts version that wrote it, and its files (empty when that version is
+/// not this strata's).
+pub struct FactsTable {
+    pub facts_version: u32,
+    /// Path → (blob id, parse result).
+    pub files: HashMap<String, (String, ParsedFile)>,
+}
 
 /// One row: what parsing a file at a blob id produced.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,7 +49,11 @@ pub fn write_facts_table(dir: &Path, files: &[(&str, &str, &ParsedFile)]) -> Res
         ("parse_json", Arc::new(StringArray::from_iter_values(json.iter().map(String::as_str)))),
     ];
     let batch = RecordBatch::try_from_iter(columns)?;
-    let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+    let version = KeyValue::new(FACTS_VERSION_KEY.to_string(), FACTS_VERSION.to_string());
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata(Some(vec![version]))
+        .build();
     let mut bytes = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(properties))?;
     writer.write(&batch)?;
@@ -45,11 +61,23 @@ pub fn write_facts_table(dir: &Path, files: &[(&str, &str, &ParsedFile)]) -> Res
     super::write_atomically(dir, FACTS_FILE, &bytes)
 }
 
-/// Reads a facts table: path → (blob id, parse result).
-pub fn read_facts_table(dir: &Path) -> Result<HashMap<String, (String, ParsedFile)>> {
+/// Reads a facts table; its rows only when they are this strata's facts version. Tables written
+/// before versions were recorded are version 1.
+pub fn read_facts_table(dir: &Path) -> Result<FactsTable> {
     let path = dir.join(FACTS_FILE);
     let file = std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)?.build()?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
+    let recorded = builder.metadata().file_metadata().key_value_metadata().and_then(|pairs| {
+        let pair = pairs.iter().find(|pair| pair.key == FACTS_VERSION_KEY)?;
+        Some(pair.value.as_deref()?.parse::<u32>())
+    });
+    let facts_version =
+        recorded.transpose().with_context(|| format!("{FACTS_FILE} has an unreadable facts version"))?;
+    let facts_version = facts_version.unwrap_or(1);
+    if facts_version != FACTS_VERSION {
+        return Ok(FactsTable { facts_version, files: HashMap::new() });
+    }
+    let reader = builder.build()?;
     let mut facts = HashMap::new();
     for batch in reader {
         let batch = batch?;
@@ -72,5 +100,5 @@ pub fn read_facts_table(dir: &Path) -> Result<HashMap<String, (String, ParsedFil
             facts.insert(paths.value(row).to_string(), (blobs.value(row).to_string(), parsed));
         }
     }
-    Ok(facts)
+    Ok(FactsTable { facts_version, files: facts })
 }

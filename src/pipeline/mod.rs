@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::bundle::{self, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
 use crate::graph::{ModuleIndex, build_import_graph, compute_metrics};
-use crate::python::{ParsedFile, decode_python_source, parse_python_file};
+use crate::python::{FACTS_VERSION, ParsedFile, decode_python_source, parse_python_file};
 use crate::search::chunks::build_chunks;
 use crate::search::embed::Embedder;
 use crate::search::{PreviousTable, text_hash, update_search_index, write_search_index};
@@ -138,7 +138,19 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
                 Err(error) => Err(error),
             };
             match checked {
-                Ok(previous) => (Some(previous), "used".to_string()),
+                Ok(previous) => {
+                    if let Some(version) = previous.stale_facts_version {
+                        warnings.push(Warning {
+                            path: None,
+                            line: None,
+                            message: format!(
+                                "previous index at {} holds facts version {version}, this strata extracts version {FACTS_VERSION}; every file is parsed again (unchanged chunks keep their vectors)",
+                                dir.display()
+                            ),
+                        });
+                    }
+                    (Some(previous), "used".to_string())
+                }
                 Err(error) => {
                     let reason = format!("{error:#}");
                     warnings.push(Warning {

@@ -10,14 +10,18 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use crate::bundle::{BUNDLE_SCHEMA_VERSION, Bundle, Manifest, ToolInfo, read_bundle, read_facts_table};
-use crate::python::ParsedFile;
+use crate::python::{FACTS_VERSION, ParsedFile};
 use crate::search::store::ChunkStore;
 
 pub struct Previous {
     pub manifest: Manifest,
     pub bundle: Bundle,
-    /// Path → (blob id, parse result); the reuse plan moves them out.
+    /// Path → (blob id, parse result); the reuse plan moves them out. Empty when they were extracted by
+    /// another facts version (see `stale_facts_version`).
     pub facts: HashMap<String, (String, ParsedFile)>,
+    /// The previous facts version when it is not this strata's: every file is parsed again, while
+    /// chunks whose text did not change still keep their vectors.
+    pub stale_facts_version: Option<u32>,
     /// False when the previous vectors came from another embedder: every chunk is embedded again.
     pub same_embedder: bool,
 }
@@ -35,8 +39,9 @@ pub fn read_previous(dir: &Path, embedder_id: &str, embedder_dimension: usize) -
     }
     let (bundle, facts) = rayon::join(|| read_bundle(dir), || read_facts_table(dir));
     let (bundle, facts) = (bundle?, facts?);
+    let stale_facts_version = (facts.facts_version != FACTS_VERSION).then_some(facts.facts_version);
     let same_embedder = manifest.embedder.id == embedder_id && manifest.embedder.dimension == embedder_dimension;
-    Ok(Previous { manifest, bundle, facts, same_embedder })
+    Ok(Previous { manifest, bundle, facts: facts.files, stale_facts_version, same_embedder })
 }
 
 /// Fails when the previous chunk table is missing or unreadable, so that shows up before anything is

@@ -11,6 +11,7 @@ use tree_sitter::{Node, Parser, Tree};
 
 use super::decorators::entry_point_kind;
 use super::text::{decode_source, end_line, node_text, start_line, string_literal_value};
+use super::type_param_defaults::blank_type_parameter_defaults;
 use super::{EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol, SymbolKind};
 
 /// Facts plus the problems met while extracting them (which never stop extraction).
@@ -36,6 +37,7 @@ pub fn parse_python_file(bytes: &[u8]) -> ParsedFile {
         warnings.push("tree-sitter gave up on this file; no facts extracted".to_string());
         return ParsedFile { facts: FileFacts::default(), warnings };
     };
+    let tree = without_type_parameter_default_errors(tree, &source);
     let mut facts = extract_facts(&tree, &source);
     if let Some(line) = facts.first_syntax_error_line {
         warnings.push(format!("syntax error near line {line}; facts extracted from the recovered tree"));
@@ -54,6 +56,19 @@ fn parse_tree(source: &str) -> Option<Tree> {
         }
         slot.as_mut()?.parse(source, None)
     })
+}
+
+/// A tree whose first error is a type-parameter default the grammar lacks is replaced by the tree of
+/// the text with those defaults blanked (same offsets), when that moves the first error later or away.
+fn without_type_parameter_default_errors(tree: Tree, source: &str) -> Tree {
+    if !tree.root_node().has_error() {
+        return tree;
+    }
+    let Some(retry) = blank_type_parameter_defaults(source).and_then(|blanked| parse_tree(&blanked)) else {
+        return tree;
+    };
+    let first_error = |tree: &Tree| first_error_line(tree.root_node()).unwrap_or(u32::MAX);
+    if first_error(&retry) > first_error(&tree) { retry } else { tree }
 }
 
 fn count_lines(source: &str) -> u32 {

@@ -155,6 +155,28 @@ fn syntax_errors_keep_the_recovered_imports_and_warn() {
 }
 
 #[test]
+fn type_parameter_defaults_are_valid_python() {
+    let parsed = parse_python_file(
+        b"from typing import Any\n\nclass EventType[_DataT: Mapping[str, Any] = Mapping[str, Any]](str):\n    def m(self): ...\n\nimport late\n",
+    );
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    assert_eq!(parsed.facts.first_syntax_error_line, None);
+    assert!(parsed.facts.imports.iter().any(|i| i.target == module("late")));
+    let class = &parsed.facts.symbols[0];
+    assert_eq!(
+        (class.name.as_str(), class.line_start, class.bases.as_slice()),
+        ("EventType", 3, &["str".to_string()][..])
+    );
+}
+
+#[test]
+fn a_real_syntax_error_after_a_type_parameter_default_is_still_reported() {
+    let parsed = parse_python_file(b"class Box[T = int]:\n    pass\n\ndef broken(:\n    pass\n");
+    assert_eq!(parsed.facts.first_syntax_error_line, Some(4));
+    assert_eq!(parsed.warnings.len(), 1, "{:?}", parsed.warnings);
+}
+
+#[test]
 fn declared_latin1_is_decoded_without_a_warning() {
     let parsed = parse_python_file(b"# -*- coding: latin-1 -*-\n\"\"\"Caf\xe9.\"\"\"\nimport os\n");
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);

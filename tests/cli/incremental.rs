@@ -179,6 +179,48 @@ fn a_missing_or_incompatible_previous_artifact_is_rebuilt_with_one_warning() {
     assert!(rebuilt.report["previous"].as_str().unwrap().contains("written by strata 9.0.0"), "{:#}", rebuilt.report);
 }
 
+/// Rewrites an index's `facts.parquet` as if another facts version had written it, with rows that
+/// cannot be read: a run that reused or even read them would fail or differ from a full index.
+fn make_facts_stale(index: &Index) {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::file::metadata::KeyValue;
+    use parquet::file::properties::WriterProperties;
+    let path = index.file("facts.parquet");
+    let file = std::fs::File::open(&path).unwrap();
+    let batch = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap().next().unwrap().unwrap();
+    let garbage: ArrayRef =
+        std::sync::Arc::new(StringArray::from_iter_values((0..batch.num_rows()).map(|_| "not json")));
+    let batch = RecordBatch::try_from_iter([
+        ("path", batch.column_by_name("path").unwrap().clone()),
+        ("blob_id", batch.column_by_name("blob_id").unwrap().clone()),
+        ("parse_json", garbage),
+    ])
+    .unwrap();
+    let version = KeyValue::new("strata.facts_version".to_string(), "1".to_string());
+    let properties = WriterProperties::builder().set_key_value_metadata(Some(vec![version])).build();
+    let mut writer =
+        ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), batch.schema(), Some(properties)).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+}
+
+#[test]
+fn facts_of_another_parser_version_are_parsed_again_and_vectors_kept() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    make_facts_stale(&old);
+    let again = index_with_previous(&repo, &old);
+    assert_eq!(again.report["previous"], "used", "{:#}", again.report);
+    assert_eq!(again.report["n_files_parsed"], again.report["n_modules"]);
+    assert!(again.report["n_chunks_reused"].as_u64().unwrap() > 0, "{:#}", again.report);
+    assert_eq!(again.report["warnings"].to_string().matches("holds facts version 1").count(), 1);
+    let full = index(repo.path(), &[]);
+    assert!(again.read("bundle.json") == full.read("bundle.json"));
+    assert_eq!(table_rows(&again.dir), table_rows(&full.dir));
+}
+
 #[test]
 fn an_embedder_change_re_embeds_everything_but_keeps_the_parses() {
     let repo = Repo::git("shop");

@@ -9,11 +9,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
 use crate::python::{FACTS_VERSION, FileFacts, ParsedFile};
@@ -50,15 +47,7 @@ pub fn write_facts_table(dir: &Path, files: &[(&str, &str, &ParsedFile)]) -> Res
     ];
     let batch = RecordBatch::try_from_iter(columns)?;
     let version = KeyValue::new(FACTS_VERSION_KEY.to_string(), FACTS_VERSION.to_string());
-    let properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .set_key_value_metadata(Some(vec![version]))
-        .build();
-    let mut bytes = Vec::new();
-    let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(properties))?;
-    writer.write(&batch)?;
-    writer.close()?;
-    super::write_atomically(dir, FACTS_FILE, &bytes)
+    super::parquet_tables::write_batch(&batch, dir, FACTS_FILE, vec![version])
 }
 
 /// Reads a facts table; its rows only when they are this strata's facts version. Tables written

@@ -10,18 +10,23 @@ use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 
 use super::model::{Bundle, NodeSymbol};
 
 pub fn write_parquet_tables(bundle: &Bundle, dir: &Path) -> Result<()> {
-    write_batch(&nodes_batch(bundle)?, dir, "nodes.parquet")?;
-    write_batch(&edges_batch(bundle)?, dir, "edges.parquet")?;
-    write_batch(&symbols_batch(bundle)?, dir, "symbols.parquet")
+    write_batch(&nodes_batch(bundle)?, dir, "nodes.parquet", Vec::new())?;
+    write_batch(&edges_batch(bundle)?, dir, "edges.parquet", Vec::new())?;
+    write_batch(&symbols_batch(bundle)?, dir, "symbols.parquet", Vec::new())
 }
 
-fn write_batch(batch: &RecordBatch, dir: &Path, name: &str) -> Result<()> {
-    let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+/// Writes one batch as `dir/name` (Snappy, atomically), with `metadata` as the file's key-value pairs.
+pub(super) fn write_batch(batch: &RecordBatch, dir: &Path, name: &str, metadata: Vec<KeyValue>) -> Result<()> {
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata((!metadata.is_empty()).then_some(metadata))
+        .build();
     let mut bytes = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(properties))?;
     writer.write(batch).with_context(|| format!("cannot encode {name}"))?;

@@ -17,21 +17,29 @@ Convention (grimp's edge rule, plus strata's documented extensions):
   under it and ``src/__init__.py`` does not; a file's name is its path under the
   root giving the shortest name, ``.py`` and ``/__init__`` dropped.  Files whose
   folders (or stem) contain a dot are nodes no import can resolve to.
+* A ``--root`` that is itself inside a package (``src/requests``) is named as that
+  package: walking up, a folder belongs to the package while it has an
+  ``__init__.py`` or its parent has one (``flask/sansio/``).
 * Edges (importer -> imported), from imports anywhere in the file (functions,
   classes, try/except, ``if TYPE_CHECKING:``):
-  ``import a.b.c`` -> the longest prefix of ``a.b.c`` that is a module;
-  ``from P import x`` -> ``P.x`` if that is a module, else ``P`` (else P's longest
-  module prefix); ``from P import *`` -> ``P``; relative imports are resolved
-  against the importer's package (its own name for ``__init__.py``); a module
-  importing itself is not an edge; unresolved names are external and ignored.
+  ``import a.b.c`` -> ``a.b.c`` if that is a module;
+  ``from P import x`` -> ``P.x`` if that is a module, else ``P`` if that is a module;
+  ``from P import *`` -> ``P``; relative imports are resolved against the
+  importer's package (its own name for ``__init__.py``); a module importing
+  itself is not an edge.  An import under a repository top-level name that names
+  no module (and no namespace folder) is *unresolved* (listed with its line by
+  ``unresolved``), never an edge to an enclosing package; other names are external.
 * An edge is ``type_checking`` when every statement producing it sits in the body
   of ``if TYPE_CHECKING:`` / ``if <x>.TYPE_CHECKING:`` (not its ``else``).
   ``--runtime`` queries leave those edges out.
 * Impact (transitive dependents) of M: modules that reach M along edges, M excluded.
   Cycles: strongly connected components of two or more modules.
 * ``exports``: a literal ``__all__``, else public top-level definitions (functions,
-  classes, assignments, also inside top-level if/try/with) plus explicit re-exports
-  (``import x as x``, ``from m import x as x``).  ``defined-in`` finds top-level
+  classes, assignments, also inside top-level if/try/with), names bound by top-level
+  ``from M import x`` where M is the repository's own (relative, or under a
+  repository top-level name), plus explicit re-exports (``import x as x``,
+  ``from m import x as x``); ``fallback`` lists the exported names bound only inside
+  ``try`` statements.  ``defined-in`` finds top-level
   functions/classes the same way, and ``Class.member`` for a top-level class's members.
 * ``most-imported`` ranks modules by their number of direct importers.
 * ``--no-namespace`` emulates grimp, which skips namespace *sub*-packages: modules
@@ -71,6 +79,8 @@ class Module:
     defs: set[str] = field(default_factory=set)  # top-level defs/classes and Class.member
     all_names: list[str] | None = None  # literal __all__, if any
     public: set[str] = field(default_factory=set)  # public top-level definitions and explicit re-exports
+    imported: list[tuple[str, ast.ImportFrom]] = field(default_factory=list)  # names bound by top-level from-imports
+    outside_try: set[str] = field(default_factory=set)  # public names bound somewhere outside a try
     parse_error: str | None = None
 
 
@@ -80,6 +90,7 @@ class Graph:
     modules: dict[str, Module]  # path -> Module
     by_name: dict[str, str]  # dotted name -> path
     edges: dict[tuple[str, str], dict]  # (importer, imported) -> {"lines": [...], "type_checking": bool}
+    unresolved: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # path -> [(line, missing name)]
     collisions: list[list[str]] = field(default_factory=list)  # paths sharing a dotted name
 
     def find(self, ref: str) -> str:
@@ -120,8 +131,10 @@ def discover(root: str) -> list[str]:
     return sorted(paths)
 
 
-def naming(root: str, path: str, roots: list[str]) -> tuple[str | None, str | None, bool]:
-    """(dotted name, package for relative imports, in a namespace sub-package)."""
+def naming(root: str, path: str, roots: list[str], enclosing: list[str] = ()) -> tuple[str | None, str | None, bool]:
+    """(dotted name, package for relative imports, in a namespace sub-package).
+
+    `enclosing` are the package names of `root` itself (see `enclosing_package`)."""
     best = None
     for r in roots:
         if r and not path.startswith(r + "/"):
@@ -130,6 +143,7 @@ def naming(root: str, path: str, roots: list[str]) -> tuple[str | None, str | No
         is_pkg = parts[-1] == "__init__"
         if is_pkg:
             parts = parts[:-1]
+        parts = list(enclosing) + parts
         if parts and (best is None or len(parts) < len(best[1])):
             best = (r, parts, is_pkg)
     if best is None:  # e.g. src/__init__.py directly under the src root
@@ -137,7 +151,11 @@ def naming(root: str, path: str, roots: list[str]) -> tuple[str | None, str | No
     r, parts, is_pkg = best
     package = ".".join(parts if is_pkg else parts[:-1])
     name = None if any("." in p or not p for p in parts) else ".".join(parts)
-    folders = [os.path.join(root, r, *parts[:i]) for i in range(1, len(parts) if not is_pkg else len(parts) + 1)]
+    # Package folders from the top-level package down: the enclosing ones are above `root`.
+    top = os.path.join(root, r) if r else root
+    for _ in enclosing:
+        top = os.path.dirname(top)
+    folders = [os.path.join(top, *parts[:i]) for i in range(1, len(parts) if not is_pkg else len(parts) + 1)]
     has_init = [os.path.exists(os.path.join(f, "__init__.py")) for f in folders]
     namespace_sub = bool(has_init) and has_init[0] and not all(has_init)
     return name, (None if any("." in p for p in package.split(".")) else package), namespace_sub
@@ -180,20 +198,25 @@ def imports(tree: ast.Module):
         yield from visit(stmt, False)
 
 
-def top_level(body: list[ast.stmt]):
-    """Module-level statements, looking inside top-level if/try/with blocks."""
+def top_level(body: list[ast.stmt], in_try: bool = False, tc: bool = False):
+    """(statement, inside a try, under `if TYPE_CHECKING:`) for module-level statements, looking inside
+    top-level if/try/with blocks."""
     for stmt in body:
-        yield stmt
-        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+        yield stmt, in_try, tc
+        if isinstance(stmt, ast.If) and is_type_checking_test(stmt.test):
+            yield from top_level(stmt.body, in_try, True)
+            yield from top_level(stmt.orelse, in_try, tc)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            inner = in_try or isinstance(stmt, ast.Try)
             blocks = [stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])]
             blocks += [h.body for h in getattr(stmt, "handlers", [])]
             for block in blocks:
-                yield from top_level(block)
+                yield from top_level(block, inner, tc)
 
 
 def collect_names(mod: Module, tree: ast.Module) -> None:
     defs_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    for stmt in top_level(tree.body):
+    for stmt, in_try, tc in top_level(tree.body):
         bound: list[str] = []
         if isinstance(stmt, defs_types):
             mod.defs.add(stmt.name)
@@ -210,51 +233,90 @@ def collect_names(mod: Module, tree: ast.Module) -> None:
                         mod.all_names = [e.value for e in stmt.value.elts]
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and getattr(stmt, "module", "") != "__future__":
             bound += [a.asname for a in stmt.names if a.asname == a.name]  # explicit re-export only
-        mod.public.update(n for n in bound if not n.startswith("_"))
+            if isinstance(stmt, ast.ImportFrom) and not tc:  # TYPE_CHECKING imports bind nothing at runtime
+                for a in stmt.names:
+                    name = a.asname or a.name
+                    if a.name != "*" and not name.startswith("_"):
+                        mod.imported.append((name, stmt))
+                        if not in_try:
+                            mod.outside_try.add(name)
+        public = [n for n in bound if not n.startswith("_")]
+        mod.public.update(public)
+        if not in_try:
+            mod.outside_try.update(public)
 
 
 # ---------------------------------------------------------------- resolution
 
-def longest_prefix(dotted: str, by_name: dict[str, str]) -> str | None:
-    parts = dotted.split(".")
-    for i in range(len(parts), 0, -1):
-        if ".".join(parts[:i]) in by_name:
-            return ".".join(parts[:i])
-    return None
+def resolve(node: ast.stmt, mod: Module, by_name: dict[str, str], namespaces: set[str], top_names: set[str]):
+    """(dotted names of the repo modules one import statement points to, missing dotted names)."""
+    found, missing = [], []
 
+    def target(dotted: str) -> str | None:
+        """'module', 'namespace' or None."""
+        return "module" if dotted in by_name else "namespace" if dotted in namespaces else None
 
-def resolve(node: ast.stmt, mod: Module, by_name: dict[str, str]) -> list[str]:
-    """Dotted names of the repo modules one import statement points to."""
     if isinstance(node, ast.Import):
-        return [t for a in node.names if (t := longest_prefix(a.name, by_name))]
+        for a in node.names:
+            if a.name.split(".")[0] not in top_names:
+                continue
+            kind = target(a.name)
+            if kind == "module":
+                found.append(a.name)
+            elif kind is None:
+                missing.append(a.name)
+        return found, missing
     base = node.module or ""
     if node.level:
         if mod.package is None or not mod.package:
-            return []  # relative import without a known parent package
+            return [], []  # relative import without a known parent package
         pkg = mod.package.split(".")
         if node.level - 1 >= len(pkg):
-            return []
+            return [], []
         pkg = pkg[:len(pkg) - (node.level - 1)]
         base = ".".join(pkg + ([node.module] if node.module else []))
-    found = []
+    elif base.split(".")[0] not in top_names:
+        return [], []
     for a in node.names:
-        if a.name != "*" and f"{base}.{a.name}" in by_name:
-            found.append(f"{base}.{a.name}")
-        elif t := longest_prefix(base, by_name):
-            found.append(t)
-    return found
+        sub = f"{base}.{a.name}"
+        if a.name != "*" and target(sub):
+            if target(sub) == "module":
+                found.append(sub)
+        elif target(base) == "module":
+            found.append(base)
+        elif target(base) is None:
+            missing.append(base)
+        elif a.name != "*":  # a namespace package has no attributes besides its submodules
+            missing.append(sub)
+    return found, missing
+
+
+def enclosing_package(root: str) -> list[str]:
+    """Package names of `root` itself: folders upward while one has __init__.py or its parent does."""
+    names, here = [], os.path.abspath(root)
+    while True:
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        if not (os.path.exists(os.path.join(here, "__init__.py")) or os.path.exists(os.path.join(parent, "__init__.py"))):
+            break
+        names.insert(0, os.path.basename(here))
+        here = parent
+    return names
 
 
 def build_graph(root: str, no_namespace: bool = False, extra_roots: tuple[str, ...] = ()) -> Graph:
     """The import graph of `root`; `extra_roots` adds source roots (e.g. "tests" for django's runtests.py)."""
     root = os.path.abspath(root)
     paths = discover(root)
+    enclosing = enclosing_package(root)
     roots = [""] + [r.strip("/") for r in extra_roots]
-    if any(p.startswith("src/") for p in paths) and not os.path.exists(os.path.join(root, "src", "__init__.py")):
+    if not enclosing and any(p.startswith("src/") for p in paths) and not os.path.exists(
+            os.path.join(root, "src", "__init__.py")):
         roots.append("src")
     modules, by_name, trees, collisions = {}, {}, {}, []
     for p in paths:
-        name, package, ns = naming(root, p, roots)
+        name, package, ns = naming(root, p, roots, enclosing)
         mod = modules[p] = Module(p, name, package, ns)
         if name is not None:
             if name in by_name:
@@ -264,10 +326,15 @@ def build_graph(root: str, no_namespace: bool = False, extra_roots: tuple[str, .
         with open(os.path.join(root, p), "rb") as f:
             trees[p], mod.parse_error = parse(f.read())
         collect_names(mod, trees[p])
+    namespaces = {n.rsplit(".", i)[0] for n in by_name for i in range(1, n.count(".") + 1)} - set(by_name)
+    top_names = {n.split(".")[0] for n in by_name}
     edges: dict[tuple[str, str], dict] = {}
+    unresolved: dict[str, list[tuple[int, str]]] = {}
     for p, tree in trees.items():
         for node, tc in imports(tree):
-            for target in resolve(node, modules[p], by_name):
+            found, missing = resolve(node, modules[p], by_name, namespaces, top_names)
+            unresolved.setdefault(p, []).extend((node.lineno, m) for m in missing)
+            for target in found:
                 dst = by_name[target]
                 if dst == p:
                     continue
@@ -276,12 +343,13 @@ def build_graph(root: str, no_namespace: bool = False, extra_roots: tuple[str, .
                 e["type_checking"] = e["type_checking"] and tc
     for e in edges.values():
         e["lines"] = sorted(set(e["lines"]))
+    unresolved = {p: sorted(set(u)) for p, u in unresolved.items() if u}
     if no_namespace:  # as grimp: such modules are unknown, imports of them lead nowhere
         dropped = {p for p, m in modules.items() if m.namespace_sub}
         modules = {p: m for p, m in modules.items() if p not in dropped}
         by_name = {n: p for n, p in by_name.items() if p not in dropped}
         edges = {k: e for k, e in edges.items() if not dropped & set(k)}
-    return Graph(root, modules, by_name, edges, collisions)
+    return Graph(root, modules, by_name, edges, unresolved=unresolved, collisions=collisions)
 
 
 # ---------------------------------------------------------------- queries
@@ -372,8 +440,19 @@ def defined_in(g: Graph, name: str) -> list[str]:
 def exports(g: Graph, m: str) -> dict:
     mod = g.modules[g.find(m)]
     if mod.all_names is not None:
-        return {"module": mod.path, "source": "__all__", "names": mod.all_names}
-    return {"module": mod.path, "source": "public top-level names", "names": sorted(mod.public)}
+        return {"module": mod.path, "source": "__all__", "names": mod.all_names, "fallback": []}
+    top_names = {n.split(".")[0] for n in g.by_name}
+    names = set(mod.public)
+    names.update(name for name, node in mod.imported if node.level or (node.module or "").split(".")[0] in top_names)
+    return {"module": mod.path, "source": "public top-level names", "names": sorted(names),
+            "fallback": sorted(names - mod.outside_try)}
+
+
+def edge_list(g: Graph) -> list[dict]:
+    """Every edge as dotted names (comparable whatever folder was indexed), with its flag."""
+    name = {p: m.name or p for p, m in g.modules.items()}
+    return sorted(({"src": name[a], "dst": name[b], "type_checking": e["type_checking"]}
+                   for (a, b), e in g.edges.items()), key=lambda e: (e["src"], e["dst"]))
 
 
 def stats(g: Graph) -> dict:
@@ -392,7 +471,10 @@ def query(g: Graph, q: dict):
     ops = {"imports-of": lambda: imports_of(g, m, rt), "imported-by": lambda: imported_by(g, m, rt),
            "impact": lambda: impact(g, m, rt), "cycles": lambda: cycles(g, rt), "cycle-of": lambda: cycle_of(g, m, rt),
            "most-imported": lambda: most_imported(g, int(q.get("top", 10)), rt, q.get("within", "")),
-           "defined-in": lambda: defined_in(g, q["name"]), "exports": lambda: exports(g, m), "stats": lambda: stats(g)}
+           "defined-in": lambda: defined_in(g, q["name"]), "exports": lambda: exports(g, m), "stats": lambda: stats(g),
+           "edges": lambda: edge_list(g), "names": lambda: {p: m.name for p, m in sorted(g.modules.items())},
+           "unresolved": lambda: [
+               {"module": p, "line": line, "name": name} for p, u in sorted(g.unresolved.items()) for line, name in u]}
     if q["op"] not in ops:
         raise ValueError(f"unknown op {q['op']}")
     return ops[q["op"]]()
@@ -422,18 +504,38 @@ SELF_TEST_TREES = {
     },
 }
 
+SELF_TEST_TREES["a package folder as root, unresolved imports, exports"] = {
+    "src/lib/__init__.py": "from .models import Model\nfrom .gone import codes\nimport os\nfrom typing import Any\n"
+                           "try:\n    import ssl\nexcept ImportError:\n    ssl = None\n"
+                           "try:\n    from .speedups import fast\nexcept ImportError:\n    fast = None\n",
+    "src/lib/models.py": "from lib.missing import thing\nfrom . import ns\nimport lib.ns.inner\nclass Model: ...\n",
+    "src/lib/speedups.py": "def fast(): ...\n",
+    "src/lib/ns/inner.py": "from ..models import Model\n",
+}
+
 SELF_TEST_EXPECT = {
     "relative imports, from-package-import-submodule, self-import": lambda g: [
         (imports_of(g, "pkg"), ["pkg/a.py"]),  # helper_name resolves to pkg itself, `import pkg` too: no edge
         (imports_of(g, "pkg.a"), ["pkg/b.py", "pkg/sub/__init__.py", "pkg/sub/deep.py"]),
-        (imports_of(g, "pkg/b.py"), ["pkg/sub/deep.py"]),  # longest prefix; `from . import b` is a self-import
+        (imports_of(g, "pkg/b.py"), []),  # pkg.sub.deep.Missing is no module; `from . import b` is a self-import
+        (g.unresolved["pkg/b.py"], [(1, "pkg.sub.deep.Missing")]),
         (imports_of(g, "pkg.c"), ["pkg/sub/deep.py"]),  # import inside a function
         (imports_of(g, "pkg.sub.deep"), ["pkg/c.py"]),  # `from ..c import f`: f is not a module
         (imports_of(g, "top"), ["pkg/a.py"]),  # `from . import pkg`: relative import without a parent package
         (cycles(g), [["pkg/c.py", "pkg/sub/deep.py"]]),
-        (impact(g, "pkg.sub.deep"), ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/c.py", "top.py"]),
+        (impact(g, "pkg.sub.deep"), ["pkg/__init__.py", "pkg/a.py", "pkg/c.py", "top.py"]),
         (defined_in(g, "K.m"), ["pkg/sub/deep.py"]),
-        (exports(g, "pkg.sub.deep")["names"], ["K"]), (exports(g, "top")["names"], ["PUBLIC", "a"]),
+        (exports(g, "pkg.sub.deep")["names"], ["K"]), (exports(g, "top")["names"], ["PUBLIC", "a", "pkg"]),
+    ],
+    "a package folder as root, unresolved imports, exports": lambda g: [
+        (edge_list(build_graph(os.path.join(g.root, "src", "lib"))), edge_list(g)),  # named as package lib
+        (edge_list(g), [{"src": "lib", "dst": "lib.models", "type_checking": False},
+                        {"src": "lib", "dst": "lib.speedups", "type_checking": False},
+                        {"src": "lib.models", "dst": "lib.ns.inner", "type_checking": False},
+                        {"src": "lib.ns.inner", "dst": "lib.models", "type_checking": False}]),
+        (g.unresolved, {"src/lib/__init__.py": [(2, "lib.gone")], "src/lib/models.py": [(1, "lib.missing")]}),
+        (exports(g, "lib")["names"], ["Model", "codes", "fast", "ssl"]),
+        (exports(g, "lib")["fallback"], ["fast", "ssl"]),
     ],
     "TYPE_CHECKING, namespace sub-package, src layout": lambda g: [
         (sorted(g.modules), ["src/lib/__init__.py", "src/lib/ns/n.py", "src/lib/x.py", "src/lib/y.py",
@@ -487,6 +589,9 @@ def main(argv=None) -> int:
     s.add_argument("--within", default="", help="path prefix: count only modules and importers under it")
     sub.add_parser("defined-in").add_argument("name", help="Name or Class.method")
     sub.add_parser("stats")
+    sub.add_parser("edges", help="every edge as dotted names")
+    sub.add_parser("names", help="every module path and its dotted name")
+    sub.add_parser("unresolved", help="imports of repository packages that name no module, with lines")
     args = ap.parse_args(argv)
     if args.self_test:
         return self_test()

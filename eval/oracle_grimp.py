@@ -5,7 +5,7 @@ grimp (https://github.com/python-grimp/grimp) is the reference import-graph
 builder used by import-linter.  strata follows grimp's edge convention:
 
   * ``from P import x``  -> edge to ``P.x`` when that is a module, else to ``P``;
-  * ``import a.b.c``     -> edge to the longest prefix of ``a.b.c`` that is a module;
+  * ``import a.b.c``     -> edge to ``a.b.c`` when that is a module (a missing one is unresolved);
   * relative imports are resolved against the importing module's package;
   * imports under ``if TYPE_CHECKING:``, inside functions and in try/except
     blocks are all edges.

@@ -146,7 +146,7 @@ pub struct DiffArgs {
     pub old: PathBuf,
     /// The newer index directory.
     pub new: PathBuf,
-    #[arg(long, value_enum, default_value = "markdown", env = "STRATA_FORMAT")]
+    #[arg(long, value_enum, default_value = "markdown", env = "STRATA_DIFF_FORMAT")]
     pub format: DiffFormat,
 }
 

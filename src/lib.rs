@@ -15,6 +15,7 @@ pub mod bundle;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod error_text;
 pub mod eval;
 pub mod github;
 pub mod graph;

@@ -14,7 +14,9 @@ use crate::search::store::ChunkStore;
 pub struct LoadedIndex {
     pub manifest: Manifest,
     pub bundle: Bundle,
-    pub store: ChunkStore,
+    /// The chunk table, or why it could not be opened: a missing or damaged `lancedb/` still leaves the
+    /// graph, so structural questions are answered and the others get a note saying what is wrong.
+    pub store: Result<ChunkStore, String>,
     pub embedder: Box<dyn Embedder>,
 }
 
@@ -23,7 +25,14 @@ impl LoadedIndex {
     pub async fn open(dir: &Path, server: Option<&LlmServer>) -> Result<LoadedIndex> {
         let manifest = Manifest::read(dir)?;
         let bundle = read_bundle(dir)?;
-        let store = ChunkStore::open(dir).await?;
+        let store = ChunkStore::open(dir).await.map_err(|error| {
+            format!(
+                "the search index in {} cannot be used ({}), so only structural questions are answered; re-run `strata index` to rebuild it",
+                dir.join(crate::search::store::LANCEDB_DIR).display(),
+                // The outermost context only: LanceDB's own text shows its internal paths.
+                crate::error_text::clean_error_text(&error.to_string())
+            )
+        });
         let embedder = embedder_for_index(&manifest.embedder, server).await?;
         Ok(LoadedIndex { manifest, bundle, store, embedder })
     }
@@ -32,7 +41,7 @@ impl LoadedIndex {
         Answerer {
             bundle: &self.bundle,
             manifest: &self.manifest,
-            store: &self.store,
+            store: self.store.as_ref().map_err(String::as_str),
             embedder: self.embedder.as_ref(),
             chat,
         }

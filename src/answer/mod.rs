@@ -79,11 +79,17 @@ pub struct Answer {
     pub notes: Vec<String>,
 }
 
+/// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
+fn damaged(_error: &anyhow::Error) -> String {
+    "the search index is damaged (reading it failed), so only structural questions are answered; re-run `strata index` to rebuild it".to_string()
+}
+
 /// Everything needed to answer questions about one index.
 pub struct Answerer<'a> {
     pub bundle: &'a Bundle,
     pub manifest: &'a Manifest,
-    pub store: &'a ChunkStore,
+    /// The chunk table, or why there is none (structural questions are still answered).
+    pub store: Result<&'a ChunkStore, &'a str>,
     pub embedder: &'a dyn Embedder,
     pub chat: Option<&'a ChatSettings>,
 }
@@ -120,6 +126,10 @@ impl Answerer<'_> {
                 }
             }
         }
+        let store = match self.store {
+            Ok(store) => store,
+            Err(problem) => return Ok(self.search_unavailable(question, problem)),
+        };
         // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
         let mut notes = Vec::new();
         let chosen_folders = match self.chat {
@@ -135,7 +145,10 @@ impl Answerer<'_> {
             None => None,
         };
         let retrieval =
-            retrieve(self.store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await?;
+            match retrieve(store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await {
+                Ok(retrieval) => retrieval,
+                Err(error) => return Ok(self.search_unavailable(question, &damaged(&error))),
+            };
         let context = context_items(&retrieval);
         let coverage = term_coverage(&retrieval);
         // A name in the question that no chunk of the whole index contains ("WebSocket", "JWT", "Kafka")
@@ -143,7 +156,11 @@ impl Answerer<'_> {
         // absent from code ("turn") say little alone, so it takes two of them.
         let mut unknown = Vec::new();
         for word in &coverage.missing {
-            if !self.store.mentions(word).await? {
+            let mentioned = match store.mentions(word).await {
+                Ok(mentioned) => mentioned,
+                Err(error) => return Ok(self.search_unavailable(question, &damaged(&error))),
+            };
+            if !mentioned {
                 unknown.push(word.as_str());
             }
         }
@@ -196,6 +213,14 @@ impl Answerer<'_> {
         let extract = extractive::answer(self.bundle, &retrieval);
         let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
         Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new()))
+    }
+
+    /// The decline for a question only the search index could answer, when it cannot be used.
+    fn search_unavailable(&self, question: &str, problem: &str) -> Answer {
+        let reason = format!(
+            "I can't search the code for this: {problem}. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
+        );
+        self.declined(question, reason, Vec::new())
     }
 
     fn declined(&self, question: &str, reason: String, context: Vec<ContextItem>) -> Answer {

@@ -27,12 +27,33 @@ pub enum Intent {
         without_tests: bool,
     },
     Leaves,
-    Path(String, String),
+    Path(Reach),
     /// "Does A use B?": answered like [`Intent::Path`] when both sides are modules, but the same words
     /// also ask how code behaves ("how does atomic() use savepoints"), so unlinked ones go to retrieval.
-    DependsOn(String, String),
+    DependsOn(Reach),
     DefinedIn(String),
     Exports(String),
+}
+
+/// Whether module `from` reaches module `to` along imports: `runtime` leaves out TYPE_CHECKING-only
+/// edges, `direct` asks about an import of `to` in `from` itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reach {
+    pub from: String,
+    pub to: String,
+    pub runtime: bool,
+    pub direct: bool,
+}
+
+impl Reach {
+    fn new(from: String, to: String, question: &str) -> Reach {
+        let lower = question.to_lowercase();
+        let direct = lower.split(|c: char| !c.is_alphanumeric()).any(|word| word == "directly")
+            && !lower.contains("indirectly")
+            && !lower.contains("directly or")
+            && !lower.contains("or directly");
+        Reach { from, to, runtime: is_runtime(question), direct }
+    }
 }
 
 struct Pattern {
@@ -51,12 +72,13 @@ fn pattern(regex: &str, build: fn(&regex::Captures<'_>, &str) -> Intent) -> Patt
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     // Order matters: the first pattern that matches wins (impact before importers, central before both).
     vec![
-        pattern(r".*?\bpath (?:from|between) (?P<a>.+?) (?:to|and) (?P<b>.+)", |c, _| {
-            Intent::Path(capture(c, "a"), capture(c, "b"))
-        }),
         pattern(
-            r"(?:how )?does (?P<a>.+?) (?:transitively |indirectly )?(?:depend on|import|reach|use) (?P<b>.+?)(?: transitively| indirectly| at all)?",
-            |c, _| Intent::DependsOn(capture(c, "a"), capture(c, "b")),
+            r".*?\bpath (?:from|between) (?P<a>.+?) (?:to|and) (?P<b>.+?)(?: at run-?time| at run time)?",
+            |c, q| Intent::Path(Reach::new(capture(c, "a"), capture(c, "b"), q)),
+        ),
+        pattern(
+            r"(?:how )?does (?P<a>.+?) (?:transitively |indirectly |directly )?(?:depend on|import|reach|use) (?P<b>.+?)(?: transitively| indirectly| directly| at all| at run-?time| at run time)*",
+            |c, q| Intent::DependsOn(Reach::new(capture(c, "a"), capture(c, "b"), q)),
         ),
         pattern(
             r"(?:what|which)(?: other)?(?: modules?| files?| code| parts?)?(?: of the code(?:base)?)? (?:is |are |would be |will be |gets? |might be )?(?:affected|impacted|broken|break|need retesting)(?: at runtime)?(?: if| when| by)?(?: i| we| you| someone)?(?: change| changed| changing| modify| modified| modifying| edit| edited| editing| touch| touched| touching| a change to| changes to| changes in)? (?P<x>.+?)(?: changes| is changed| is modified| at runtime)*",
@@ -249,7 +271,7 @@ mod tests {
             ("Which modules import nothing?", Intent::Leaves),
             (
                 "Is there an import path from flask.cli to flask.app?",
-                Intent::Path("flask.cli".into(), "flask.app".into()),
+                Intent::Path(Reach { from: "flask.cli".into(), to: "flask.app".into(), runtime: false, direct: false }),
             ),
             (
                 "If I modify examples/flaskr/db.py, which modules are impacted transitively?",
@@ -261,7 +283,20 @@ mod tests {
             ),
             (
                 "Does flask.cli depend on flask.sessions?",
-                Intent::DependsOn("flask.cli".into(), "flask.sessions".into()),
+                Intent::DependsOn(Reach {
+                    from: "flask.cli".into(),
+                    to: "flask.sessions".into(),
+                    runtime: false,
+                    direct: false,
+                }),
+            ),
+            (
+                "Does a.json depend on a.app at runtime?",
+                Intent::DependsOn(Reach { from: "a.json".into(), to: "a.app".into(), runtime: true, direct: false }),
+            ),
+            (
+                "Does a/x.py import a/y.py directly?",
+                Intent::DependsOn(Reach { from: "a/x.py".into(), to: "a/y.py".into(), runtime: false, direct: true }),
             ),
             (
                 "List the modules imported by django/middleware/gzip.py",

@@ -65,10 +65,10 @@ pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralA
         Intent::Central { direct: true, runtime, without_tests } => Ok(most_imported(bundle, *runtime, *without_tests)),
         Intent::Central { direct: false, .. } => Ok(central(bundle)),
         Intent::Leaves => Ok(leaves(bundle)),
-        Intent::Path(from, to) | Intent::DependsOn(from, to) => {
-            let (from, _) = module(from)?;
-            let (to, _) = module(to)?;
-            Ok(path(bundle, &from, &to))
+        Intent::Path(reach) | Intent::DependsOn(reach) => {
+            let (from, _) = module(&reach.from)?;
+            let (to, _) = module(&reach.to)?;
+            Ok(path(bundle, &from, &to, reach.runtime, reach.direct))
         }
         Intent::DefinedIn(mention) => defined_in(bundle, &linker, mention),
         Intent::Exports(mention) => {
@@ -77,13 +77,20 @@ pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralA
             let source = if node.exports_source == "__all__" {
                 "its `__all__`"
             } else {
-                "its public top-level names (no `__all__`)"
+                "its public top-level names (no `__all__`): what it defines and what it imports from the repository's own modules"
             };
-            let text = format!(
+            let mut text = format!(
                 "`{id}`{note} exports {} names, from {source}: {}.",
                 node.exports.len(),
                 code_list(&node.exports, MAX_LISTED)
             );
+            if !node.exports_fallback.is_empty() {
+                let _ = write!(
+                    text,
+                    " Bound only inside `try` blocks (compatibility fallbacks, possibly `None`): {}.",
+                    code_list(&node.exports_fallback, MAX_LISTED)
+                );
+            }
             Ok(StructuralAnswer { text, cited: vec![(id, None)] })
         }
     }
@@ -133,23 +140,40 @@ fn importers_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
 
 fn impact(bundle: &Bundle, id: &str, runtime: bool, note: &str) -> StructuralAnswer {
     let dependents = transitive_dependents(bundle, id, runtime);
-    let direct: BTreeSet<&str> =
-        bundle.edges.iter().filter(|e| e.dst == id && !(runtime && e.type_checking)).map(|e| e.src.as_str()).collect();
+    let direct: BTreeSet<&str> = bundle
+        .edges
+        .iter()
+        .filter(|e| e.dst == id && e.src != id && !(runtime && e.type_checking))
+        .map(|e| e.src.as_str())
+        .collect();
     let scope = if runtime { "at runtime (leaving out `if TYPE_CHECKING:` imports)" } else { "counting every import" };
-    let listed: Vec<String> = dependents.iter().map(|d| format!("`{d}`")).collect();
+    // Direct importers and the rest are listed apart, so "directly" labels only modules that import it.
+    let (direct_ids, indirect_ids): (Vec<&String>, Vec<&String>) =
+        dependents.iter().partition(|d| direct.contains(d.as_str()));
+    let quoted = |ids: &[&String]| ids.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>();
     let text = if dependents.is_empty() {
         format!("Nothing in the repository depends on `{id}`{note} {scope}: changing it affects only itself.")
     } else {
-        format!(
-            "Changing `{id}`{note} can affect {} module(s) {scope}, {} of them directly: {}.",
+        let mut text = format!(
+            "Changing `{id}`{note} can affect {} module(s) {scope}. {} import it directly: {}.",
             dependents.len(),
-            direct.len(),
-            limited(&listed, MAX_LISTED)
-        )
+            direct_ids.len(),
+            limited(&quoted(&direct_ids), MAX_LISTED)
+        );
+        if !indirect_ids.is_empty() {
+            let _ = write!(
+                text,
+                " {} more depend on it indirectly, through those: {}.",
+                indirect_ids.len(),
+                limited(&quoted(&indirect_ids), MAX_LISTED)
+            );
+        }
+        text
     };
-    // Cite what the answer lists: every dependent shown, not only the direct ones.
+    // Cite what the answer lists: the direct importers, then the indirect dependents shown.
     let mut cited = vec![(id.to_string(), None)];
-    cited.extend(dependents.iter().take(MAX_LISTED).map(|d| (d.clone(), None)));
+    cited.extend(direct_ids.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
+    cited.extend(indirect_ids.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
     StructuralAnswer { text, cited }
 }
 
@@ -318,33 +342,61 @@ fn leaves(bundle: &Bundle) -> StructuralAnswer {
     StructuralAnswer { text, cited }
 }
 
-fn path(bundle: &Bundle, from: &str, to: &str) -> StructuralAnswer {
-    match shortest_path(bundle, from, to) {
+fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> StructuralAnswer {
+    let scope = if runtime { " at runtime (leaving out `if TYPE_CHECKING:` imports)" } else { "" };
+    let cited_ends = vec![(from.to_string(), None), (to.to_string(), None)];
+    if direct {
+        let edge = bundle.edges.iter().find(|e| e.src == from && e.dst == to && !(runtime && e.type_checking));
+        let text = match edge {
+            Some(edge) => format!("Yes: `{from}` imports `{to}` directly{scope} (line {}).", edge.line),
+            None => {
+                let only_type_checking = runtime && bundle.edges.iter().any(|e| e.src == from && e.dst == to);
+                let indirect = shortest_path(bundle, from, to, runtime).is_some();
+                let note = match (only_type_checking, indirect) {
+                    (true, _) => " (it does under `if TYPE_CHECKING:`, which never runs)",
+                    (false, true) => " (it does depend on it indirectly, through other modules)",
+                    (false, false) => "",
+                };
+                format!("No: `{from}` does not import `{to}` directly{scope}{note}.")
+            }
+        };
+        return StructuralAnswer { text, cited: cited_ends };
+    }
+    match shortest_path(bundle, from, to, runtime) {
         Some(steps) => {
             let chain: Vec<String> = steps.iter().map(|s| format!("`{s}`")).collect();
             let text = if steps.len() == 2 {
-                format!("Yes: `{from}` imports `{to}` directly.")
+                format!("Yes: `{from}` imports `{to}` directly{scope}.")
             } else {
-                format!("Yes: `{from}` depends on `{to}` through {} import(s): {}.", steps.len() - 1, chain.join(" → "))
+                format!(
+                    "Yes: `{from}` depends on `{to}`{scope} through {} import(s): {}.",
+                    steps.len() - 1,
+                    chain.join(" → ")
+                )
             };
             StructuralAnswer { text, cited: steps.into_iter().map(|s| (s, None)).collect() }
         }
         None => {
-            let reverse = shortest_path(bundle, to, from).is_some();
-            let hint =
-                if reverse { format!(" (the other way round, `{to}` does depend on `{from}`)") } else { String::new() };
+            let mut hints = Vec::new();
+            if runtime && shortest_path(bundle, from, to, false).is_some() {
+                hints.push("only through `if TYPE_CHECKING:` imports, which never run".to_string());
+            }
+            if shortest_path(bundle, to, from, runtime).is_some() {
+                hints.push(format!("the other way round, `{to}` does depend on `{from}`"));
+            }
+            let hint = if hints.is_empty() { String::new() } else { format!(" ({})", hints.join("; ")) };
             StructuralAnswer {
-                text: format!("No: there is no import path from `{from}` to `{to}`{hint}."),
-                cited: vec![(from.to_string(), None), (to.to_string(), None)],
+                text: format!("No: there is no import path from `{from}` to `{to}`{scope}{hint}."),
+                cited: cited_ends,
             }
         }
     }
 }
 
-/// Breadth-first search along importer→imported edges.
-pub fn shortest_path(bundle: &Bundle, from: &str, to: &str) -> Option<Vec<String>> {
+/// Breadth-first search along importer→imported edges (`runtime`: leaving out TYPE_CHECKING-only ones).
+pub fn shortest_path(bundle: &Bundle, from: &str, to: &str, runtime: bool) -> Option<Vec<String>> {
     let mut imports: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for edge in &bundle.edges {
+    for edge in bundle.edges.iter().filter(|e| !(runtime && e.type_checking)) {
         imports.entry(edge.src.as_str()).or_default().push(edge.dst.as_str());
     }
     let mut previous: BTreeMap<&str, &str> = BTreeMap::new();

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::graph::{GraphMetrics, ImportGraph, folder_index, folder_of};
-use crate::python::{FileFacts, Symbol, SymbolKind};
+use crate::graph::{GraphMetrics, ImportGraph, ModuleIndex, SourceRoot, folder_index, folder_of};
+use crate::python::{FileFacts, ImportTarget, Symbol, SymbolKind};
 
 use super::model::*;
 
@@ -46,10 +46,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
     for (index, module) in modules.iter().enumerate() {
         let facts = input.facts[index];
         let externals = &graph.externals[index];
-        let (exports, exports_source) = match &facts.dunder_all {
-            Some(names) => (names.clone(), "__all__"),
-            None => (facts.public_names.clone(), "public_names"),
-        };
+        let (exports, exports_source, exports_fallback) = exports(facts, &graph.index);
         let warnings = input.warnings[index].clone();
         let node = Node {
             id: module.id.clone(),
@@ -66,6 +63,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
             pagerank: round_to_millionths(metrics.pagerank[index]),
             exports,
             exports_source: exports_source.to_string(),
+            exports_fallback,
             symbols: nest_symbols(&facts.symbols),
             entry_points: facts
                 .entry_points
@@ -81,7 +79,11 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
                 stdlib: externals.stdlib.iter().cloned().collect(),
                 third_party: externals.third_party.iter().cloned().collect(),
             },
-            unresolved_imports: externals.unresolved.iter().cloned().collect(),
+            unresolved_imports: externals
+                .unresolved
+                .iter()
+                .map(|unresolved| UnresolvedImport { name: unresolved.name.clone(), line: unresolved.line })
+                .collect(),
             n_lines: facts.n_lines,
             parse_status: if warnings.is_empty() { "ok" } else { "partial" }.to_string(),
             warnings,
@@ -136,7 +138,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
             edge_direction: EDGE_DIRECTION.to_string(),
             commit: input.commit.map(str::to_string),
             source: input.source.to_string(),
-            source_roots: graph.index.source_roots.clone(),
+            source_roots: graph.index.source_roots.iter().map(SourceRoot::display).collect(),
             conventions: conventions(),
             skipped_files: input.skipped_files.clone(),
         },
@@ -154,7 +156,15 @@ fn conventions() -> BTreeMap<String, String> {
             "from_import",
             "`from P import x` is an edge to P.x when P.x is a module, otherwise to P (grimp's convention)",
         ),
-        ("plain_import", "`import a.b.c` is an edge to the longest prefix of a.b.c that is a module of the repository"),
+        ("plain_import", "`import a.b.c` is an edge to a.b.c when it is a module of the repository"),
+        (
+            "unresolved_imports",
+            "an import of a repository package that names no module (a deleted or renamed file) is listed with its line in unresolved_imports, never turned into an edge to an enclosing package",
+        ),
+        (
+            "exports",
+            "__all__ when it is a literal; otherwise public top-level definitions and assignments, names imported from the repository's own modules, and explicit re-exports (`import x as x`); names bound only inside `try` are also in exports_fallback",
+        ),
         ("importers_count", "modules that depend on this one directly or transitively, over all edges"),
         (
             "scc_size_runtime",
@@ -165,6 +175,27 @@ fn conventions() -> BTreeMap<String, String> {
     .into_iter()
     .map(|(key, value)| (key.to_string(), value.to_string()))
     .collect()
+}
+
+/// A module's exports, where they come from, and which of them are `try` fallbacks (see `conventions`).
+fn exports(facts: &FileFacts, index: &ModuleIndex) -> (Vec<String>, &'static str, Vec<String>) {
+    if let Some(names) = &facts.dunder_all {
+        return (names.clone(), "__all__", Vec::new());
+    }
+    let from_repository = |statement: usize| match facts.imports.get(statement).map(|import| &import.target) {
+        Some(ImportTarget::From { level, module, .. }) => {
+            *level > 0 || index.is_internal_top_level(module.split('.').next().unwrap_or_default())
+        }
+        _ => false,
+    };
+    let mut names: Vec<String> = facts.public_names.clone();
+    names.extend(
+        facts.imported_names.iter().filter(|imported| from_repository(imported.statement)).map(|i| i.name.clone()),
+    );
+    names.sort();
+    names.dedup();
+    let fallback = facts.fallback_names.iter().filter(|name| names.binary_search(name).is_ok()).cloned().collect();
+    (names, "public_names", fallback)
 }
 
 /// Methods go under their class; nested classes' methods under the nested class's qualname.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The bundle format's name and version, written as `schema_version`.
-pub const BUNDLE_SCHEMA_VERSION: &str = "strata-bundle@1";
+pub const BUNDLE_SCHEMA_VERSION: &str = "strata-bundle@2";
 
 /// What `meta.edge_direction` says: an edge's `src` imports its `dst`.
 pub const EDGE_DIRECTION: &str = "importer->imported";
@@ -38,7 +38,8 @@ pub struct BundleMeta {
     pub commit: Option<String>,
     /// `git` (a commit's tree) or `worktree` (a plain directory).
     pub source: String,
-    /// Folders module names are computed from (`""` is the repository root).
+    /// Folders module names are computed from, relative to the indexed folder (`.` is that folder), with
+    /// the package they are inside of when the indexed folder is inside one (`. (package requests)`).
     pub source_roots: Vec<String>,
     /// How the fields whose meaning varies between tools are defined here.
     pub conventions: BTreeMap<String, String>,
@@ -82,19 +83,33 @@ pub struct Node {
     pub scc_size_runtime: usize,
     /// PageRank centrality (an import is a vote for the imported module), rounded to 1e-6.
     pub pagerank: f64,
-    /// `__all__` when the module defines it, else its public top-level names.
+    /// `__all__` when the module defines it, else its public top-level names: definitions, assignments,
+    /// names imported from the repository's own modules, and explicit re-exports (`import x as x`).
     pub exports: Vec<String>,
     /// `__all__` or `public_names`: where `exports` came from.
     pub exports_source: String,
+    /// Exported names bound only inside `try` statements (compatibility fallbacks), when `exports` comes
+    /// from `public_names`.
+    pub exports_fallback: Vec<String>,
     pub symbols: Vec<NodeSymbol>,
     pub entry_points: Vec<NodeEntryPoint>,
     pub external_imports: ExternalImports,
-    /// Imports that look internal but name no module of the repository.
-    pub unresolved_imports: Vec<String>,
+    /// Imports of the repository's packages that name no module of it, by line.
+    pub unresolved_imports: Vec<UnresolvedImport>,
     pub n_lines: u32,
     /// `ok`, or `partial` when the file had syntax errors or was not valid UTF-8.
     pub parse_status: String,
     pub warnings: Vec<String>,
+}
+
+/// An import that names a module of the repository that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct UnresolvedImport {
+    /// The missing dotted module (`requests.status_codes`), or the relative import as written when it
+    /// climbs above the top-level package (`..x.y`).
+    pub name: String,
+    pub line: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

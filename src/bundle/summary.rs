@@ -66,6 +66,31 @@ pub fn render_summary(bundle: &Bundle) -> String {
         out.push('\n');
     }
 
+    let unresolved: Vec<(&str, &super::model::UnresolvedImport)> = bundle
+        .nodes
+        .values()
+        .flat_map(|node| node.unresolved_imports.iter().map(move |import| (node.id.as_str(), import)))
+        .collect();
+    if !unresolved.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Unresolved imports
+"
+        );
+        let _ = writeln!(
+            out,
+            "Imports of the repository's own packages that name no module (not counted as edges):
+"
+        );
+        for (id, import) in unresolved.iter().take(TOP_N) {
+            let _ = writeln!(out, "- `{id}` line {}: `{}`", import.line, import.name);
+        }
+        if unresolved.len() > TOP_N {
+            let _ = writeln!(out, "- … {} more in `bundle.json`", unresolved.len() - TOP_N);
+        }
+        out.push('\n');
+    }
+
     let partial: Vec<&Node> = bundle.nodes.values().filter(|node| !node.warnings.is_empty()).collect();
     if !partial.is_empty() || !bundle.meta.skipped_files.is_empty() {
         let _ = writeln!(out, "## Files not fully indexed\n");

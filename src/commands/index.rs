@@ -72,18 +72,26 @@ fn print_warnings(report: &IndexReport) {
     }
 }
 
+/// One line of counts, stage timings and where the index went; a second line only for `--previous`.
+/// Every file written is listed in the README; `--json` has the full report.
 fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()> {
     let commit = report.commit.as_deref().map_or("working tree".to_string(), |c| c[..c.len().min(12)].to_string());
+    let stages = ["source", "parse", "graph", "write", "search"];
+    let timings: Vec<String> =
+        stages.iter().filter_map(|stage| report.timings_ms.get(*stage).map(|ms| format!("{stage} {ms}"))).collect();
     writeln!(
         out,
-        "indexed {commit}: {} modules, {} import edges, {} cycles (largest {}), {} chunks ({}), {} warnings",
+        "indexed {commit}: {} modules, {} import edges, {} cycles (largest {}), {} chunks ({}), {} warnings; {} ms ({} ms) into {}",
         report.n_modules,
         report.n_edges,
         report.n_cycles,
         report.largest_cycle,
         report.n_chunks,
         report.embedder,
-        report.warnings.len()
+        report.warnings.len(),
+        report.timings_ms.get("total").copied().unwrap_or_default(),
+        timings.join(", "),
+        report.out_dir
     )?;
     if report.previous != "none" {
         writeln!(
@@ -97,13 +105,6 @@ fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()>
             report.n_chunks_removed
         )?;
     }
-    let timings: Vec<String> = report.timings_ms.iter().map(|(stage, ms)| format!("{stage} {ms} ms")).collect();
-    writeln!(out, "{}", timings.join(", "))?;
-    writeln!(
-        out,
-        "wrote {}/{{bundle.json,nodes.parquet,edges.parquet,symbols.parquet,graph.html,summary.md,lancedb,manifest.json}}",
-        report.out_dir
-    )?;
     Ok(())
 }
 

@@ -39,12 +39,34 @@ pub struct EvalRequest<'a> {
     pub judge_cache: &'a Path,
 }
 
+/// Every module a question expects must be in the index: a set written against another layout
+/// (`src/flask/app.py` against an index of `flask/`) would otherwise score as wrong answers.
+fn check_gold_paths(questions: &[questions::Question], bundle: &Bundle, request: &EvalRequest<'_>) -> Result<()> {
+    let expected = questions.iter().flat_map(|question| {
+        let modules = question.expected.modules.iter().chain(&question.expected.ranking);
+        let ties = question.expected.ranking_ties.iter().flatten();
+        modules.chain(ties).map(move |module| (question, module))
+    });
+    let missing: Vec<_> = expected.filter(|(_, module)| !bundle.nodes.contains_key(module.as_str())).collect();
+    if let Some((question, module)) = missing.first() {
+        anyhow::bail!(
+            "question {} of {} expects `{module}`, which is not a module of the index in {} ({} gold path(s) missing in all); index the repository the set was written for, from the same folder",
+            question.id,
+            request.questions_path.display(),
+            request.index_dir.display(),
+            missing.len()
+        );
+    }
+    Ok(())
+}
+
 pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     let text = std::fs::read_to_string(request.questions_path)
         .with_context(|| format!("cannot read the questions {}", request.questions_path.display()))?;
     let questions = questions::parse_questions(&text)?;
     let baseline = request.baseline.map(BaselineReport::read).transpose()?;
     let index = LoadedIndex::open(request.index_dir, request.llm.as_ref()).await?;
+    check_gold_paths(&questions, &index.bundle, request)?;
     let chat = request.llm.as_ref().map(|server| ChatSettings::for_server(server, &request.chat_model));
     let judge = request.judge.then(|| Judge {
         chat: chat.clone(),
@@ -53,7 +75,15 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
         embedder: index.embedder.as_ref(),
     });
     let chunk_texts: HashMap<String, String> = if judge.is_some() {
-        index.store.all_chunks().await?.into_iter().map(|(chunk, _)| (chunk.id, chunk.text)).collect()
+        index
+            .store
+            .as_ref()
+            .map_err(|problem| anyhow::anyhow!("{problem}"))?
+            .all_chunks()
+            .await?
+            .into_iter()
+            .map(|(chunk, _)| (chunk.id, chunk.text))
+            .collect()
     } else {
         HashMap::new()
     };

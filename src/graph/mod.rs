@@ -15,8 +15,8 @@ use crate::python::FileFacts;
 
 pub use folders::{FolderEntry, folder_index, folder_of};
 pub use metrics::{GraphMetrics, compute_metrics};
-pub use modules::{ModuleFile, ModuleIndex};
-pub use resolve::{ImportForm, ModuleImports, resolve_module_imports};
+pub use modules::{ModuleFile, ModuleIndex, SourceRoot, enclosing_package, source_roots};
+pub use resolve::{ImportForm, ModuleImports, UnresolvedImport, resolve_module_imports};
 pub use stdlib::is_stdlib;
 
 /// One importer→imported edge, merged over every statement that imports the same module.

@@ -1,7 +1,12 @@
 //! Turning one module's import statements into edges to repository modules, following grimp's
 //! convention: `from P import x` is an edge to `P.x` when that is a module, otherwise to `P`;
-//! `import a.b.c` is an edge to the longest prefix that is a module. Anything whose top-level name is
-//! not in the repository is external, split into stdlib and third-party.
+//! `import a.b.c` is an edge to `a.b.c`. Anything whose top-level name is not in the repository is
+//! external, split into stdlib and third-party.
+//!
+//! An import of a repository package that names no module (`from .renamed import x` after `renamed.py`
+//! was deleted, `import pkg.missing`) is a fact of its own, *unresolved*, with its line: it is never
+//! mapped to an enclosing package's `__init__.py`, which would invent an edge. Imports of namespace
+//! packages (folders without `__init__.py`) exist but have no file, so they are neither.
 
 use std::collections::BTreeSet;
 
@@ -38,47 +43,92 @@ impl ImportForm {
     }
 }
 
+/// An import that names a module of the repository that does not exist: the dotted name that is missing
+/// (or the relative import as written, when it climbs above the top-level package) and its line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnresolvedImport {
+    pub line: u32,
+    pub name: String,
+    /// True for a relative import that climbs above the top-level package: usually a sign that the
+    /// indexed folder is inside a package that strata was not told about.
+    pub beyond_top_level: bool,
+}
+
 /// Everything one module's imports resolve to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ModuleImports {
     pub internal: Vec<ResolvedImport>,
     pub stdlib: BTreeSet<String>,
     pub third_party: BTreeSet<String>,
-    /// Imports that look internal (relative, or under a repository package) but name nothing that exists.
-    pub unresolved: BTreeSet<String>,
+    /// Imports that are internal (relative, or under a repository package) but name nothing that exists.
+    pub unresolved: BTreeSet<UnresolvedImport>,
+}
+
+/// What one imported name leads to.
+enum Target {
+    Module(usize),
+    /// A namespace package: importable, but no file to draw an edge to.
+    Namespace,
+    Missing(String),
 }
 
 /// Resolves the imports of module `src` against the repository.
 pub fn resolve_module_imports(index: &ModuleIndex, src: usize, imports: &[ImportStatement]) -> ModuleImports {
     let mut resolved = ModuleImports::default();
     for import in imports {
-        match &import.target {
-            ImportTarget::Module { module } => {
-                resolve_absolute(index, module, None, ImportForm::Import, import, &mut resolved);
+        let (level, module) = match &import.target {
+            ImportTarget::Module { module } => (0, module),
+            ImportTarget::From { level, module, .. } | ImportTarget::Star { level, module } => (*level, module),
+        };
+        let base = if level == 0 {
+            let top_level = module.split('.').next().unwrap_or_default();
+            if !index.is_internal_top_level(top_level) {
+                let bucket = if is_stdlib(top_level) { &mut resolved.stdlib } else { &mut resolved.third_party };
+                bucket.insert(top_level.to_string());
+                continue;
             }
-            ImportTarget::From { level: 0, module, names } => {
-                for name in names {
-                    resolve_absolute(index, module, Some(name), ImportForm::From, import, &mut resolved);
-                }
-            }
-            ImportTarget::Star { level: 0, module } => {
-                resolve_absolute(index, module, None, ImportForm::Star, import, &mut resolved);
-            }
-            ImportTarget::From { level, module, names } => {
-                let Some(base) = relative_base(index, src, *level, module) else {
-                    let prefix = relative_text(*level, module);
+            module.clone()
+        } else {
+            match relative_base(index, src, level, module) {
+                Some(base) => base,
+                None => {
+                    let prefix = relative_text(level, module);
                     let separator = if module.is_empty() { "" } else { "." };
-                    resolved.unresolved.extend(names.iter().map(|name| format!("{prefix}{separator}{name}")));
+                    let names: Vec<String> = match &import.target {
+                        ImportTarget::From { names, .. } => {
+                            names.iter().map(|name| format!("{prefix}{separator}{name}")).collect()
+                        }
+                        _ => vec![prefix],
+                    };
+                    resolved.unresolved.extend(names.into_iter().map(|name| UnresolvedImport {
+                        line: import.line,
+                        name,
+                        beyond_top_level: true,
+                    }));
                     continue;
-                };
-                for name in names {
-                    let found = index.by_name(&join(&base, name)).or_else(|| index.longest_prefix(&base));
-                    push_internal(&mut resolved, found, ImportForm::From, import, Some(name), || join(&base, name));
                 }
             }
-            ImportTarget::Star { level, module } => {
-                let found = relative_base(index, src, *level, module).and_then(|base| index.longest_prefix(&base));
-                push_internal(&mut resolved, found, ImportForm::Star, import, None, || relative_text(*level, module));
+        };
+        match &import.target {
+            ImportTarget::Module { .. } => {
+                push(&mut resolved, module_target(index, &base), ImportForm::Import, import, None)
+            }
+            ImportTarget::Star { .. } => {
+                push(&mut resolved, module_target(index, &base), ImportForm::Star, import, None)
+            }
+            ImportTarget::From { names, .. } => {
+                for name in names {
+                    // `P.name` when that is a module, else `name` is an attribute of module P; a
+                    // namespace package has no attributes, so then `P.name` is what is missing.
+                    let target = match module_target(index, &join(&base, name)) {
+                        Target::Missing(submodule) => match module_target(index, &base) {
+                            Target::Namespace => Target::Missing(submodule),
+                            other => other,
+                        },
+                        found => found,
+                    };
+                    push(&mut resolved, target, ImportForm::From, import, Some(name));
+                }
             }
         }
     }
@@ -86,48 +136,32 @@ pub fn resolve_module_imports(index: &ModuleIndex, src: usize, imports: &[Import
     resolved
 }
 
-fn resolve_absolute(
-    index: &ModuleIndex,
-    module: &str,
-    name: Option<&String>,
-    form: ImportForm,
-    import: &ImportStatement,
-    resolved: &mut ModuleImports,
-) {
-    let top_level = module.split('.').next().unwrap_or_default();
-    if !index.is_internal_top_level(top_level) {
-        let bucket = if is_stdlib(top_level) { &mut resolved.stdlib } else { &mut resolved.third_party };
-        bucket.insert(top_level.to_string());
-        return;
+fn module_target(index: &ModuleIndex, dotted: &str) -> Target {
+    match index.by_name(dotted) {
+        Some(found) => Target::Module(found),
+        None if index.is_namespace(dotted) => Target::Namespace,
+        None => Target::Missing(dotted.to_string()),
     }
-    let found = match name {
-        Some(name) => index.by_name(&join(module, name)).or_else(|| index.longest_prefix(module)),
-        None => index.longest_prefix(module),
-    };
-    push_internal(resolved, found, form, import, name, || match name {
-        Some(name) => join(module, name),
-        None => module.to_string(),
-    });
 }
 
-fn push_internal(
+fn push(
     resolved: &mut ModuleImports,
-    found: Option<usize>,
+    target: Target,
     form: ImportForm,
     import: &ImportStatement,
     name: Option<&String>,
-    describe: impl FnOnce() -> String,
 ) {
-    match found {
-        Some(dst) => resolved.internal.push(ResolvedImport {
+    match target {
+        Target::Module(dst) => resolved.internal.push(ResolvedImport {
             dst,
             form,
             line: import.line,
             context: import.context,
             names: name.cloned().into_iter().collect(),
         }),
-        None => {
-            resolved.unresolved.insert(describe());
+        Target::Namespace => {}
+        Target::Missing(missing) => {
+            resolved.unresolved.insert(UnresolvedImport { line: import.line, name: missing, beyond_top_level: false });
         }
     }
 }
@@ -167,7 +201,9 @@ mod tests {
     use super::*;
 
     fn index(paths: &[&str]) -> ModuleIndex {
-        ModuleIndex::new(&paths.iter().map(|p| p.to_string()).collect::<Vec<_>>(), &[]).0
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        let roots = super::super::modules::source_roots(&paths, &[], &[]).unwrap();
+        ModuleIndex::new(&paths, roots).0
     }
 
     fn import(target: ImportTarget) -> ImportStatement {
@@ -215,15 +251,37 @@ mod tests {
         let src = index.by_name("p.a").unwrap();
         let resolved = resolve_module_imports(&index, src, &[from(4, "nowhere", &["x"])]);
         assert!(resolved.internal.is_empty());
-        assert_eq!(resolved.unresolved.iter().collect::<Vec<_>>(), ["....nowhere.x"]);
+        let unresolved: Vec<&str> = resolved.unresolved.iter().map(|u| u.name.as_str()).collect();
+        assert_eq!(unresolved, ["....nowhere.x"]);
+        assert!(resolved.unresolved.iter().all(|u| u.beyond_top_level));
     }
 
     #[test]
-    fn plain_import_uses_the_longest_module_prefix_and_splits_externals() {
+    fn missing_modules_are_unresolved_never_an_edge_to_the_package() {
+        let index = index(&["p/__init__.py", "p/a.py", "p/ns/b.py", "q.py"]);
+        let a = index.by_name("p.a").unwrap();
+        let statements = [
+            from(1, "renamed", &["codes"]),
+            from(0, "p.missing", &["thing"]),
+            import(ImportTarget::Module { module: "p.a.missing".into() }),
+            from(1, "", &["gone"]),
+            from(0, "p.ns", &["b"]),
+            import(ImportTarget::Module { module: "p.ns".into() }),
+            from(0, "p", &["Thing"]),
+        ];
+        let resolved = resolve_module_imports(&index, a, &statements);
+        // `from . import gone` is `from p import gone`: p exists, so `gone` is a name in it (an edge to p).
+        assert_eq!(targets(&index, &resolved), ["p/__init__.py", "p/ns/b.py", "p/__init__.py"]);
+        let unresolved: Vec<&str> = resolved.unresolved.iter().map(|u| u.name.as_str()).collect();
+        assert_eq!(unresolved, ["p.a.missing", "p.missing", "p.renamed"]);
+    }
+
+    #[test]
+    fn plain_import_resolves_the_exact_module_and_splits_externals() {
         let index = index(&["p/__init__.py", "p/a.py", "q.py"]);
         let src = index.by_name("q").unwrap();
         let statements = [
-            import(ImportTarget::Module { module: "p.a.missing".into() }),
+            import(ImportTarget::Module { module: "p.a".into() }),
             import(ImportTarget::Module { module: "os.path".into() }),
             import(ImportTarget::Module { module: "numpy".into() }),
         ];

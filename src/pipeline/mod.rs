@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::bundle::{self, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
-use crate::graph::{ModuleIndex, build_import_graph, compute_metrics};
+use crate::graph::{ImportGraph, ModuleIndex, build_import_graph, compute_metrics, source_roots};
 use crate::python::{FACTS_VERSION, ParsedFile, decode_python_source, parse_python_file};
 use crate::search::chunks::build_chunks;
 use crate::search::embed::Embedder;
@@ -176,7 +176,8 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     }
     // Module names first (cheap): they decide which previous code chunks are still valid.
     let paths: Vec<String> = selected.iter().map(|file| file.path.clone()).collect();
-    let (index, shadowed) = ModuleIndex::new(&paths, &settings.source_roots);
+    let roots = source_roots(&paths, &settings.source_roots, snapshot.enclosing_folders())?;
+    let (index, shadowed) = ModuleIndex::new(&paths, roots);
     debug_assert!(index.modules.iter().map(|m| &m.id).eq(paths.iter()), "module order must match file order");
     let reuse = Reuse::plan(previous.as_mut(), &selected, &index);
     let to_read: Vec<FileEntry> = selected
@@ -226,6 +227,17 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         }
     }
     let graph = build_import_graph(index, &facts);
+    if parsed
+        .iter()
+        .all(|file| !file.warnings.is_empty() && file.facts.imports.is_empty() && file.facts.symbols.is_empty())
+    {
+        anyhow::bail!(
+            "none of the {} Python file(s) under {} could be parsed (every one has errors and yielded no imports or definitions); is this Python 3 source?",
+            parsed.len(),
+            snapshot.describe(request.path)
+        );
+    }
+    warnings.extend(unresolved_import_warnings(&graph));
     let metrics = compute_metrics(&graph);
     let bundle = bundle::build_bundle(&BuildInput {
         graph: &graph,
@@ -350,6 +362,20 @@ fn open_source(request: &IndexRequest<'_>) -> Result<(Snapshot, IndexSettings, V
     let settings = IndexSettings::resolve(request.options, &file_config);
     let exclusions = Exclusions::new(&settings.exclude)?;
     let (selected, skipped) = select_python_files(snapshot.files(), &exclusions, settings.max_file_bytes);
+    if selected.is_empty() {
+        let looked_at = snapshot.describe(request.path);
+        let reason = match (snapshot.files().len(), skipped.len()) {
+            (0, _) if snapshot.kind() == crate::source::SnapshotKind::Git && snapshot.commit().is_none() => {
+                "the repository has no commits yet".to_string()
+            }
+            (0, _) => "it holds no files".to_string(),
+            (n, 0) => format!("none of its {n} file(s) is a `.py` file outside excluded folders"),
+            (n, k) => format!("of its {n} file(s), the {k} Python file(s) are all over the size limit"),
+        };
+        anyhow::bail!(
+            "nothing to index in {looked_at}: {reason}; pass the folder of a Python repository (or check --exclude)"
+        );
+    }
     Ok((snapshot, settings, selected, skipped))
 }
 
@@ -449,6 +475,39 @@ fn write_bundle_files(
     json_written?;
     tables_written?;
     pages_written
+}
+
+/// One warning per module with imports of repository modules that do not exist (with the line of the
+/// first), and one for the whole run when relative imports climb above the top-level package, which
+/// means the indexed folder is inside a package strata could not see.
+fn unresolved_import_warnings(graph: &ImportGraph) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let mut beyond = Vec::new();
+    for (module, imports) in graph.index.modules.iter().zip(&graph.externals) {
+        let (climbing, missing): (Vec<_>, Vec<_>) = imports.unresolved.iter().partition(|u| u.beyond_top_level);
+        if let Some(first) = climbing.first() {
+            beyond.push((module.id.as_str(), first.line, first.name.as_str()));
+        }
+        if let Some(first) = missing.first() {
+            let more = if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() };
+            warnings.push(Warning {
+                path: Some(module.id.clone()),
+                line: Some(first.line),
+                message: format!("import of `{}` names no module of the repository{more}", first.name),
+            });
+        }
+    }
+    if let Some((path, line, name)) = beyond.first() {
+        warnings.push(Warning {
+            path: Some(path.to_string()),
+            line: Some(*line),
+            message: format!(
+                "relative imports in {} module(s) climb above the top-level package (here `{name}`), so they resolve to nothing; if the indexed folder is inside a package, index the repository root or pass --source-root ..",
+                beyond.len()
+            ),
+        });
+    }
+    warnings
 }
 
 fn record(timings_ms: &mut BTreeMap<String, u64>, stage: Stage, since: Instant) {

@@ -14,14 +14,30 @@ pub struct FileFacts {
     pub docstring: Option<String>,
     /// The literal strings of `__all__`, when the module defines it.
     pub dunder_all: Option<Vec<String>>,
-    /// Public names bound at module level (classes, functions, assignments), sorted and unique.
+    /// Public names bound at module level (classes, functions, assignments, explicit re-exports
+    /// `x as x`), sorted and unique.
     pub public_names: Vec<String>,
+    /// Public names bound by module-level `from … import` statements, in source order.
+    #[serde(default)]
+    pub imported_names: Vec<ImportedName>,
+    /// Public names (of the two lists above) bound only inside `try` statements: compatibility
+    /// fallbacks such as `try: import ssl except ImportError: ssl = None`. Sorted.
+    #[serde(default)]
+    pub fallback_names: Vec<String>,
     /// Classes, top-level functions and methods, in source order.
     pub symbols: Vec<Symbol>,
     pub entry_points: Vec<EntryPoint>,
     pub n_lines: u32,
     /// 1-based line of the first syntax error tree-sitter recovered from, if any.
     pub first_syntax_error_line: Option<u32>,
+}
+
+/// A name a module-level `from … import` binds, and the statement (index into `imports`) binding it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedName {
+    pub name: String,
+    pub statement: usize,
+    pub in_try: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

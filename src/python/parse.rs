@@ -6,13 +6,17 @@
 //! how imports are still found in a file with syntax errors.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 
 use tree_sitter::{Node, Parser, Tree};
 
 use super::decorators::entry_point_kind;
 use super::text::{decode_source, end_line, node_text, start_line, string_literal_value};
 use super::type_param_defaults::blank_type_parameter_defaults;
-use super::{EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, Symbol, SymbolKind};
+use super::{
+    EntryPoint, EntryPointKind, FileFacts, ImportContext, ImportStatement, ImportTarget, ImportedName, Symbol,
+    SymbolKind,
+};
 
 /// Facts plus the problems met while extracting them (which never stop extraction).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -87,6 +91,8 @@ struct Scope {
     in_function: bool,
     /// True inside a class body (names bound there are not module-level).
     in_class: bool,
+    /// True inside a `try` statement (any of its blocks): names bound there may be compatibility fallbacks.
+    in_try: bool,
 }
 
 impl Scope {
@@ -110,21 +116,34 @@ impl Scope {
 struct Extractor<'s> {
     source: &'s str,
     facts: FileFacts,
-    public_names: Vec<String>,
+    /// Public module-level bindings: (name, inside a `try`).
+    bindings: Vec<(String, bool)>,
 }
 
 fn extract_facts(tree: &Tree, source: &str) -> FileFacts {
     let root = tree.root_node();
-    let mut extractor = Extractor { source, facts: FileFacts::default(), public_names: Vec::new() };
+    let mut extractor = Extractor { source, facts: FileFacts::default(), bindings: Vec::new() };
     extractor.facts.docstring = module_docstring(root, source);
     extractor.walk(root);
     if root.has_error() {
         extractor.facts.first_syntax_error_line = first_error_line(root);
     }
-    let mut names = std::mem::take(&mut extractor.public_names);
+    let mut bindings = std::mem::take(&mut extractor.bindings);
+    let mut names: Vec<String> = bindings.iter().map(|(name, _)| name.clone()).collect();
     names.sort();
     names.dedup();
     extractor.facts.public_names = names;
+    bindings.extend(extractor.facts.imported_names.iter().map(|imported| (imported.name.clone(), imported.in_try)));
+    let outside_try: BTreeSet<&str> =
+        bindings.iter().filter(|(_, in_try)| !in_try).map(|(name, _)| name.as_str()).collect();
+    let mut fallbacks: Vec<String> = bindings
+        .iter()
+        .filter(|(name, _)| !outside_try.contains(name.as_str()))
+        .map(|(name, _)| name.clone())
+        .collect();
+    fallbacks.sort();
+    fallbacks.dedup();
+    extractor.facts.fallback_names = fallbacks;
     extractor.facts
 }
 
@@ -170,7 +189,15 @@ impl Extractor<'_> {
                     }
                 }
             }
-            "try_statement" | "for_statement" | "while_statement" => {
+            "try_statement" => {
+                let mut inside = scope.conditional();
+                inside.in_try = true;
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    queue.push((child, inside.clone(), Vec::new()));
+                }
+            }
+            "for_statement" | "while_statement" => {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     queue.push((child, scope.conditional(), Vec::new()));
@@ -199,7 +226,7 @@ impl Extractor<'_> {
             }
             "function_definition" => self.visit_function(node, scope, decorators, queue),
             "class_definition" => self.visit_class(node, scope, decorators, queue),
-            "expression_statement" if scope.is_module_level() => self.visit_module_expression(node),
+            "expression_statement" if scope.is_module_level() => self.visit_module_expression(node, scope),
             _ => {}
         }
     }
@@ -238,6 +265,7 @@ impl Extractor<'_> {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
             self.record_explicit_reexport(name, scope);
+            self.record_imported_name(name, scope);
         }
         let mut cursor = node.walk();
         let names: Vec<String> = node
@@ -263,7 +291,25 @@ impl Extractor<'_> {
         };
         let alias = node_text(alias, self.source);
         if compact_dotted(node_text(imported, self.source)) == alias {
-            self.record_public_name(alias);
+            self.record_public_name(alias, scope);
+        }
+    }
+
+    /// A public name a module-level `from … import` binds (the alias when there is one), tied to the
+    /// statement about to be pushed: whether it is API depends on where it comes from (`bundle::build`).
+    fn record_imported_name(&mut self, name: Node<'_>, scope: &Scope) {
+        // Under `if TYPE_CHECKING:` nothing is bound at runtime: such names are for annotations only.
+        if !scope.is_module_level() || scope.import_context.type_checking {
+            return;
+        }
+        let bound = match name.kind() {
+            "aliased_import" => name.child_by_field_name("alias"),
+            _ => Some(name),
+        };
+        let Some(bound) = bound.map(|bound| compact_dotted(node_text(bound, self.source))) else { return };
+        if !bound.starts_with('_') && !bound.contains('.') {
+            let statement = self.facts.imports.len();
+            self.facts.imported_names.push(ImportedName { name: bound, statement, in_try: scope.in_try });
         }
     }
 
@@ -307,7 +353,7 @@ impl Extractor<'_> {
                 _ => (SymbolKind::Function, name.clone()),
             };
             if scope.is_module_level() {
-                self.record_public_name(&name);
+                self.record_public_name(&name, scope);
             }
             self.record_decorated_entry_points(&decorators, &qualname, node);
             self.facts.symbols.push(Symbol {
@@ -347,7 +393,7 @@ impl Extractor<'_> {
         };
         if !scope.in_function {
             if scope.is_module_level() {
-                self.record_public_name(&name);
+                self.record_public_name(&name, scope);
             }
             self.record_decorated_entry_points(&decorators, &qualname, node);
             self.facts.symbols.push(Symbol {
@@ -405,7 +451,7 @@ impl Extractor<'_> {
     }
 
     /// Module-level `__all__ = [...]`, `__all__ += [...]`, `__all__.extend([...])` and plain assignments.
-    fn visit_module_expression(&mut self, node: Node<'_>) {
+    fn visit_module_expression(&mut self, node: Node<'_>, scope: &Scope) {
         let Some(expression) = node.named_child(0) else {
             return;
         };
@@ -420,7 +466,7 @@ impl Extractor<'_> {
                         self.record_dunder_all(right, extend);
                     }
                 } else if expression.kind() == "assignment" {
-                    self.record_assigned_names(left);
+                    self.record_assigned_names(left, scope);
                 }
             }
             "call" => {
@@ -444,19 +490,19 @@ impl Extractor<'_> {
         }
     }
 
-    fn record_public_name(&mut self, name: &str) {
+    fn record_public_name(&mut self, name: &str, scope: &Scope) {
         if !name.starts_with('_') {
-            self.public_names.push(name.to_string());
+            self.bindings.push((name.to_string(), scope.in_try));
         }
     }
 
-    fn record_assigned_names(&mut self, target: Node<'_>) {
+    fn record_assigned_names(&mut self, target: Node<'_>, scope: &Scope) {
         match target.kind() {
-            "identifier" => self.record_public_name(node_text(target, self.source)),
+            "identifier" => self.record_public_name(node_text(target, self.source), scope),
             "pattern_list" | "tuple_pattern" | "list_pattern" => {
                 let mut cursor = target.walk();
                 for element in target.named_children(&mut cursor) {
-                    self.record_assigned_names(element);
+                    self.record_assigned_names(element, scope);
                 }
             }
             _ => {}

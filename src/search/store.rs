@@ -224,13 +224,14 @@ pub struct ChunkStore {
 impl ChunkStore {
     pub async fn open(index_dir: &Path) -> Result<ChunkStore> {
         let db_path = index_dir.join(LANCEDB_DIR);
+        if !db_path.join(format!("{TABLE_NAME}.lance")).is_dir() {
+            anyhow::bail!("{} has no `{TABLE_NAME}` table", db_path.display());
+        }
         let uri = db_path.to_str().context("index directory path is not valid UTF-8")?;
         let connection = lancedb::connect(uri).execute().await.context("cannot open the LanceDB database")?;
-        let table = connection
-            .open_table(TABLE_NAME)
-            .execute()
-            .await
-            .with_context(|| format!("no chunk table in {}; re-run `strata index`", db_path.display()))?;
+        let table = connection.open_table(TABLE_NAME).execute().await.context("the chunk table is damaged")?;
+        // Opening reads only the manifest; a damaged data file shows on the first read.
+        table.count_rows(None).await.context("the chunk table is damaged")?;
         Ok(ChunkStore { table })
     }
 

@@ -1,16 +1,18 @@
 //! Reading a commit's tree straight from the object database with gix: no checkout, no working tree.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use super::FileEntry;
+use super::{EnclosingFolder, FileEntry};
 
 pub struct GitSnapshot {
     repository: gix::ThreadSafeRepository,
     commit: Option<String>,
     files: Vec<FileEntry>,
+    enclosing: Vec<EnclosingFolder>,
 }
 
 impl GitSnapshot {
@@ -26,10 +28,21 @@ impl GitSnapshot {
         let prefix = subdirectory_prefix(&repository, path)?;
         let is_head = rev == "HEAD";
         if is_head && repository.head().context("cannot read HEAD")?.is_unborn() {
-            return Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: None, files: Vec::new() }));
+            let enclosing = enclosing_folders(&prefix, &HashSet::new());
+            return Ok(Some(GitSnapshot {
+                repository: repository.into_sync(),
+                commit: None,
+                files: Vec::new(),
+                enclosing,
+            }));
         }
-        let (commit_id, files) = list_commit_files(&repository, rev, &prefix)?;
-        Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: Some(commit_id), files }))
+        let (commit_id, files, package_folders) = list_commit_files(&repository, rev, &prefix)?;
+        let enclosing = enclosing_folders(&prefix, &package_folders);
+        Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: Some(commit_id), files, enclosing }))
+    }
+
+    pub fn enclosing_folders(&self) -> &[EnclosingFolder] {
+        &self.enclosing
     }
 
     pub fn commit(&self) -> Option<&str> {
@@ -87,8 +100,27 @@ fn strip_prefix<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
     if prefix.is_empty() { Some(path) } else { path.strip_prefix(prefix) }
 }
 
-/// The commit id `rev` resolves to and every blob under `prefix` in its tree, sorted by path.
-fn list_commit_files(repository: &gix::Repository, rev: &str, prefix: &str) -> Result<(String, Vec<FileEntry>)> {
+/// The folders of `prefix` (`src/pkg/`), each marked when the commit has an `__init__.py` in it.
+fn enclosing_folders(prefix: &str, package_folders: &HashSet<String>) -> Vec<EnclosingFolder> {
+    let mut path = String::new();
+    prefix
+        .split('/')
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            path.push_str(name);
+            path.push('/');
+            EnclosingFolder { name: name.to_string(), is_package: package_folders.contains(&path) }
+        })
+        .collect()
+}
+
+/// The commit id `rev` resolves to, every blob under `prefix` in its tree sorted by path, and the
+/// folders above or at `prefix` that hold an `__init__.py` (as `a/b/`).
+fn list_commit_files(
+    repository: &gix::Repository,
+    rev: &str,
+    prefix: &str,
+) -> Result<(String, Vec<FileEntry>, HashSet<String>)> {
     let commit = repository
         .rev_parse_single(rev)
         .with_context(|| format!("cannot resolve revision {rev:?}; pass a branch, tag or commit id with --rev"))?
@@ -97,11 +129,18 @@ fn list_commit_files(repository: &gix::Repository, rev: &str, prefix: &str) -> R
         .with_context(|| format!("revision {rev:?} does not point to a commit"))?;
     let tree = commit.tree().context("cannot read the commit's tree")?;
     let mut files = Vec::new();
+    let mut package_folders = HashSet::new();
     for entry in tree.traverse().breadthfirst.files().context("cannot walk the commit's tree")? {
         if !entry.mode.is_blob() {
             continue;
         }
         let full_path = entry.filepath.to_string();
+        if let Some(folder) = full_path.strip_suffix("__init__.py")
+            && folder.ends_with('/')
+            && prefix.starts_with(folder)
+        {
+            package_folders.insert(folder.to_string());
+        }
         let Some(path) = strip_prefix(&full_path, prefix) else {
             continue;
         };
@@ -109,5 +148,5 @@ fn list_commit_files(repository: &gix::Repository, rev: &str, prefix: &str) -> R
         files.push(FileEntry { path: path.to_string(), blob_id: entry.oid.to_string(), size });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((commit.id.to_string(), files))
+    Ok((commit.id.to_string(), files, package_folders))
 }

@@ -22,6 +22,14 @@ pub struct FileEntry {
     pub size: u64,
 }
 
+/// One folder on the way from the repository root (or, outside git, the filesystem root) down to the
+/// indexed folder, and whether it holds an `__init__.py` (is a regular package).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnclosingFolder {
+    pub name: String,
+    pub is_package: bool,
+}
+
 /// Where the snapshot was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SnapshotKind {
@@ -67,6 +75,23 @@ impl Snapshot {
         match self {
             Snapshot::Git(snapshot) => snapshot.commit(),
             Snapshot::Worktree(_) => None,
+        }
+    }
+
+    /// The folders above and including the indexed one, outermost first (empty for a repository root).
+    /// They decide which package a folder inside a package belongs to.
+    pub fn enclosing_folders(&self) -> &[EnclosingFolder] {
+        match self {
+            Snapshot::Git(snapshot) => snapshot.enclosing_folders(),
+            Snapshot::Worktree(snapshot) => snapshot.enclosing_folders(),
+        }
+    }
+
+    /// What was looked at, for messages: `/repo/src at commit 0123456789ab`, or the folder alone.
+    pub fn describe(&self, path: &Path) -> String {
+        match self.commit() {
+            Some(commit) => format!("{} at commit {}", path.display(), &commit[..commit.len().min(12)]),
+            None => format!("{}", path.display()),
         }
     }
 

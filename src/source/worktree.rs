@@ -11,11 +11,12 @@ use std::path::Path;
 use anyhow::Result;
 use rayon::prelude::*;
 
-use super::FileEntry;
+use super::{EnclosingFolder, FileEntry};
 
 pub struct WorktreeSnapshot {
     files: Vec<FileEntry>,
     contents: HashMap<String, Vec<u8>>,
+    enclosing: Vec<EnclosingFolder>,
 }
 
 impl WorktreeSnapshot {
@@ -60,7 +61,11 @@ impl WorktreeSnapshot {
             contents.insert(entry.path.clone(), bytes);
             files.push(entry);
         }
-        Ok(WorktreeSnapshot { files, contents })
+        Ok(WorktreeSnapshot { files, contents, enclosing: enclosing_folders(root) })
+    }
+
+    pub fn enclosing_folders(&self) -> &[EnclosingFolder] {
+        &self.enclosing
     }
 
     pub fn files(&self) -> &[FileEntry] {
@@ -78,6 +83,26 @@ impl WorktreeSnapshot {
             })
             .collect()
     }
+}
+
+/// The folders of `root`'s absolute path, each marked when it holds an `__init__.py`. Without a
+/// repository there is no better boundary than the filesystem root; only the innermost packages matter.
+fn enclosing_folders(root: &Path) -> Vec<EnclosingFolder> {
+    let Ok(absolute) = root.canonicalize() else {
+        return Vec::new();
+    };
+    let mut path = std::path::PathBuf::new();
+    let mut folders = Vec::new();
+    for component in absolute.components() {
+        path.push(component);
+        if let std::path::Component::Normal(name) = component {
+            folders.push(EnclosingFolder {
+                name: name.to_string_lossy().into_owned(),
+                is_package: path.join("__init__.py").is_file(),
+            });
+        }
+    }
+    folders
 }
 
 fn posix_path(relative: &Path) -> Option<String> {

@@ -22,7 +22,10 @@ fn relative_imports_at_several_levels() {
         set(&["pkg/__init__.py -> pkg/a.py", "pkg/a.py -> pkg/sub/deep.py", "pkg/sub/deep.py -> pkg/a.py"])
     );
     assert_eq!(index.edge("pkg/sub/deep.py", "pkg/a.py")["names"], serde_json::json!(["a", "helper"]));
-    assert_eq!(index.node("pkg/sub/deep.py")["unresolved_imports"], serde_json::json!(["...beyond_the_root"]));
+    assert_eq!(
+        index.node("pkg/sub/deep.py")["unresolved_imports"],
+        serde_json::json!([{"name": "...beyond_the_root", "line": 3}])
+    );
     assert_eq!(index.node("pkg/__init__.py")["docstring"], "Top package.");
     assert_bundle_snapshot("relative_imports", &index.bundle);
 }
@@ -31,7 +34,7 @@ fn relative_imports_at_several_levels() {
 fn src_layout_names_modules_from_src() {
     let index = index(Repo::git("src_layout").path(), &[]);
     assert_eq!(index.node("src/app/core.py")["module"], "app.core");
-    assert_eq!(index.bundle["meta"]["source_roots"], serde_json::json!(["", "src"]));
+    assert_eq!(index.bundle["meta"]["source_roots"], serde_json::json!([".", "src"]));
     assert_eq!(index.edges(), set(&["src/app/__init__.py -> src/app/core.py", "src/app/core.py -> src/app/util.py"]));
     assert_bundle_snapshot("src_layout", &index.bundle);
 }
@@ -150,8 +153,14 @@ fn built_in_and_configured_exclusions() {
     let index = index(Repo::git("excluded_dirs").path(), &[]);
     let ids: Vec<&String> = index.bundle["nodes"].as_object().unwrap().keys().collect();
     assert_eq!(ids, ["pkg/__init__.py"]);
-    let again = crate::support::index(Repo::git("excluded_dirs").path(), &["--exclude", "pkg"]);
-    assert_eq!(again.bundle["counts"]["modules"], 0);
+    // Excluding the last module leaves nothing to index: an error, not an empty index.
+    let repo = Repo::git("excluded_dirs");
+    let out = tempfile::TempDir::new().unwrap();
+    let out_dir = out.path().join("index");
+    let args = ["index", repo.path().to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--exclude", "pkg"];
+    let again = crate::support::strata(&args);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("check --exclude"));
 }
 
 #[test]
@@ -205,7 +214,7 @@ fn graph_html_is_self_contained() {
 #[test]
 fn an_older_revision_can_be_indexed() {
     let repo = Repo::git("cycle");
-    let first_commit = repo.run_git(&["rev-parse", "HEAD"]).trim().to_string();
+    let first_commit = repo.head();
     repo.write("e.py", "import d\n");
     repo.commit_all("add e");
     let latest = index(repo.path(), &[]);
@@ -249,23 +258,10 @@ fn symlink_loops_are_not_followed() {
     std::os::unix::fs::symlink("a.py", repo.path().join("alias.py")).unwrap();
     let plain = index(repo.path(), &[]);
     assert_eq!(plain.bundle["counts"]["modules"], 4);
-    repo.run_git(&["init", "-q", "-b", "main"]);
+    repo.init_git();
     repo.commit_all("with symlinks");
     let committed = index(repo.path(), &[]);
     assert_eq!(committed.bundle["counts"]["modules"], 4);
-}
-
-#[test]
-fn empty_repository_gives_an_empty_index() {
-    let unborn = index(Repo::empty_git().path(), &[]);
-    assert_eq!(unborn.bundle["counts"]["modules"], 0);
-    assert_eq!(unborn.bundle["meta"]["commit"], serde_json::Value::Null);
-    let repo = Repo::empty_git();
-    repo.write("README.md", "no python here\n");
-    repo.commit_all("docs only");
-    let no_python = index(repo.path(), &[]);
-    assert_eq!(no_python.bundle["counts"]["modules"], 0);
-    assert!(no_python.read("summary.md").starts_with(b"# strata index"));
 }
 
 #[test]

@@ -25,7 +25,7 @@ impl Repo {
     /// The fixture's files committed to a fresh git repository.
     pub fn git(fixture: &str) -> Repo {
         let repo = Repo::plain(fixture);
-        repo.run_git(&["init", "-q", "-b", "main"]);
+        repo.init_git();
         repo.commit_all("fixture");
         repo
     }
@@ -33,7 +33,7 @@ impl Repo {
     /// An empty git repository with no commits.
     pub fn empty_git() -> Repo {
         let repo = Repo { dir: TempDir::new().unwrap() };
-        repo.run_git(&["init", "-q", "-b", "main"]);
+        repo.init_git();
         repo
     }
 
@@ -47,29 +47,66 @@ impl Repo {
         std::fs::write(path, content).unwrap();
     }
 
-    pub fn commit_all(&self, message: &str) {
-        self.run_git(&["add", "-A"]);
-        self.run_git(&["commit", "-q", "--allow-empty", "-m", message]);
+    pub fn remove(&self, relative: &str) {
+        std::fs::remove_file(self.path().join(relative)).unwrap();
     }
 
-    pub fn run_git(&self, args: &[&str]) -> String {
-        let output = Command::new("git")
-            .args(["-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", "-c", "core.symlinks=true"])
-            .args(args)
-            .current_dir(self.path())
-            .env("GIT_AUTHOR_NAME", "fixture")
-            .env("GIT_AUTHOR_EMAIL", "fixture@example.invalid")
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_NAME", "fixture")
-            .env("GIT_COMMITTER_EMAIL", "fixture@example.invalid")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.path())
-            .output()
-            .expect("git runs");
-        assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
-        String::from_utf8(output.stdout).unwrap()
+    pub fn rename(&self, from: &str, to: &str) {
+        std::fs::rename(self.path().join(from), self.path().join(to)).unwrap();
     }
+
+    /// Makes the directory a git repository, with gix: the tests need no `git` program, only Rust.
+    pub fn init_git(&self) {
+        gix::init(self.path()).expect("git init");
+    }
+
+    /// Commits the working tree as it is (every file, symlinks as links) on top of HEAD.
+    pub fn commit_all(&self, message: &str) {
+        let repository = gix::open(self.path()).expect("open the fixture repository");
+        let tree = write_tree(&repository, self.path());
+        let parents: Vec<gix::ObjectId> = repository.head_id().ok().map(|id| id.detach()).into_iter().collect();
+        let signature = gix::actor::SignatureRef {
+            name: "fixture".into(),
+            email: "fixture@example.invalid".into(),
+            time: "1767225600 +0000",
+        };
+        repository.commit_as(signature, signature, "HEAD", message, tree, parents).expect("commit");
+    }
+
+    /// The commit HEAD points to, as hex.
+    pub fn head(&self) -> String {
+        gix::open(self.path()).expect("open the fixture repository").head_id().expect("a commit").to_string()
+    }
+}
+
+/// Writes `dir` (without `.git`) as a tree object, the way `git add -A` would see it.
+fn write_tree(repository: &gix::Repository, dir: &Path) -> gix::ObjectId {
+    use gix::objs::tree::{Entry, EntryKind};
+    let mut entries = Vec::new();
+    for item in std::fs::read_dir(dir).unwrap() {
+        let item = item.unwrap();
+        let name = item.file_name().into_string().expect("UTF-8 fixture names");
+        if name == ".git" {
+            continue;
+        }
+        let kind = item.file_type().unwrap();
+        let (mode, oid) = if kind.is_symlink() {
+            let target = std::fs::read_link(item.path()).unwrap();
+            let id = repository.write_blob(target.to_str().unwrap().as_bytes()).unwrap().detach();
+            (EntryKind::Link, id)
+        } else if kind.is_dir() {
+            let id = write_tree(repository, &item.path());
+            if id == gix::ObjectId::empty_tree(gix::hash::Kind::Sha1) {
+                continue; // git does not track empty folders
+            }
+            (EntryKind::Tree, id)
+        } else {
+            (EntryKind::Blob, repository.write_blob(std::fs::read(item.path()).unwrap()).unwrap().detach())
+        };
+        entries.push(Entry { mode: mode.into(), filename: name.into(), oid });
+    }
+    entries.sort();
+    repository.write_object(gix::objs::Tree { entries }).unwrap().detach()
 }
 
 fn copy_tree(from: &Path, to: &Path) {

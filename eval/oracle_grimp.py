@@ -32,9 +32,11 @@ It also cross-checks three edge/node attributes on the common edges and modules:
                         (squashed) imports for that module.
 These are reported (text and JSON) but do not change the exit code.
 
-Example:
+Example (the second indexes the package folder on its own; the edges must be the same):
   python3 eval/oracle_grimp.py --root /work/corpus/flask-3.1.2 --package flask \\
       --source-dir src --strata /tmp/strata-oracle-bin
+  python3 eval/oracle_grimp.py --root /work/corpus/flask-3.1.2 --package flask \\
+      --source-dir src --folder src/flask --strata /tmp/strata-oracle-bin
 """
 
 from __future__ import annotations
@@ -359,6 +361,8 @@ def parse_args(argv=None):
     p.add_argument("--source-dir", default=".", help="dir under --root to put on sys.path for grimp")
     p.add_argument("--strata", default="/tmp/strata-oracle-bin", help="strata binary")
     p.add_argument("--bundle", help="existing bundle.json to read instead of running strata")
+    p.add_argument("--folder", default=".",
+                   help="folder under --root that strata indexes (e.g. src/flask: the package folder on its own)")
     p.add_argument("--threshold", type=float, default=99.0, help="min agreement %% excluding explained")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of the text report")
     return p.parse_args(argv)
@@ -367,9 +371,10 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     root = os.path.abspath(args.root)
+    indexed = os.path.normpath(os.path.join(root, args.folder))  # strata's module ids are relative to it
     with tempfile.TemporaryDirectory(prefix="strata-oracle-") as tmp:
-        bundle = args.bundle or run_strata(args.strata, root, tmp)
-        sv = load_strata(bundle, root, args.package)
+        bundle = args.bundle or run_strata(args.strata, indexed, tmp)
+        sv = load_strata(bundle, indexed, args.package)
     source_dir = os.path.join(root, args.source_dir)
     graph = build_grimp(args.package, source_dir)
     runtime_graph = build_grimp(args.package, source_dir, exclude_type_checking=True)

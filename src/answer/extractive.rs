@@ -9,6 +9,9 @@ use crate::search::retrieve::Retrieval;
 
 /// How many modules the answer names.
 const MAX_MODULES: usize = 5;
+/// A module is named only when its retrieval score is at least this share of the best module's: the
+/// rest stay in the context, where a reader can still find them, without diluting the answer.
+const MIN_SCORE_SHARE: f32 = 0.5;
 
 pub struct Extract {
     pub text: String,
@@ -19,7 +22,14 @@ pub fn answer(bundle: &Bundle, retrieval: &Retrieval) -> Extract {
     let mut modules: Vec<&str> = Vec::new();
     let mut cited = Vec::new();
     let mut lines = Vec::new();
-    for hit in &retrieval.hits {
+    let best = retrieval.modules.first().map_or(0.0, |(_, score)| *score);
+    let strong: BTreeSet<&str> = retrieval
+        .modules
+        .iter()
+        .filter(|(_, score)| *score >= MIN_SCORE_SHARE * best)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    for hit in retrieval.hits.iter().filter(|hit| strong.contains(hit.module.as_str())) {
         let Some(node) = bundle.nodes.get(&hit.module) else { continue };
         let first_for_module = !modules.contains(&hit.module.as_str());
         if first_for_module && modules.len() >= MAX_MODULES {

@@ -28,7 +28,8 @@ pub use generate::ChatSettings;
 pub const MAX_QUESTION_CHARS: usize = 2_000;
 /// Chunks retrieved per question.
 pub const RETRIEVAL_LIMIT: usize = 8;
-/// Share of the question's words that must appear in the retrieved chunks for an answer.
+/// Share of the question's words that the index knows (words no code mentions are phrasing, not evidence)
+/// that must appear in the retrieved chunks for an answer.
 const MIN_TERM_COVERAGE: f64 = 0.5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -153,7 +154,8 @@ impl Answerer<'_> {
         let coverage = term_coverage(&retrieval);
         // A name in the question that no chunk of the whole index contains ("WebSocket", "JWT", "Kafka")
         // is something the code does not have: the other words match by accident. Plain English words
-        // absent from code ("turn") say little alone, so it takes two of them.
+        // absent from code ("relationship", "mechanisms", "between") are how people phrase questions, not
+        // what they ask about: they are left out of the evidence instead of deciding.
         let mut unknown = Vec::new();
         for word in &coverage.missing {
             let mentioned = match store.mentions(word).await {
@@ -164,9 +166,12 @@ impl Answerer<'_> {
                 unknown.push(word.as_str());
             }
         }
-        let names = unknown.iter().filter(|word| written_as_a_name(question, word)).count();
-        let unknown_decides = names > 0 || unknown.len() >= 2;
-        if unknown_decides || coverage.n_terms == 0 || coverage.share() < MIN_TERM_COVERAGE {
+        let names: Vec<&str> = unknown.iter().copied().filter(|word| written_as_a_name(question, word)).collect();
+        let unknown_decides = !names.is_empty();
+        let known_terms = coverage.n_terms - unknown.len();
+        let known_share = if known_terms == 0 { 0.0 } else { coverage.n_found as f64 / known_terms as f64 };
+        if unknown_decides || retrieval.hits.is_empty() || known_share < MIN_TERM_COVERAGE {
+            let unknown = if unknown_decides { names } else { unknown };
             let quoted = |words: &[&str]| words.iter().map(|word| format!("`{word}`")).collect::<Vec<_>>();
             let searched = if retrieval.query_words.is_empty() {
                 "no searchable words".to_string()
@@ -279,12 +284,6 @@ struct Coverage {
     n_terms: usize,
     n_found: usize,
     missing: Vec<String>,
-}
-
-impl Coverage {
-    fn share(&self) -> f64 {
-        if self.n_terms == 0 { 0.0 } else { self.n_found as f64 / self.n_terms as f64 }
-    }
 }
 
 /// Whether `word` comes from a token the question writes as a name rather than an English word:

@@ -182,9 +182,11 @@ fn a_question_naming_what_the_code_lacks_is_declined() {
     // "payment" and "handled" match; "WebSocket" is nowhere in the shop.
     let answer = ask("How are payment WebSocket connections handled?");
     assert_eq!(answer["mode"], "declined", "{answer:#}");
-    assert!(text(&answer).contains("No code in the index mentions `web`, `socket` or `handled`."), "{}", text(&answer));
-    // A plain English word absent from code is not enough on its own.
+    assert!(text(&answer).contains("No code in the index mentions `web` or `socket`."), "{}", text(&answer));
+    // Plain English words absent from code are phrasing, not a missing component: not declined.
     let answer = ask("How does the gateway turn failed charges into retries?");
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    let answer = ask("What is the relationship between the cart and the pricing rules, architecturally?");
     assert_eq!(answer["mode"], "retrieval", "{answer:#}");
 }
 

@@ -13,7 +13,7 @@ and compares it with `expected` and with each stored convention variant:
 
 Prints one line per mismatch and a summary; exits 1 on any mismatch or schema error.
 
-  python3 eval/check_questions.py --questions eval/questions/flask.jsonl --root /work/corpus/flask-3.1.2
+  python3 eval/check_questions.py --questions eval/questions/flask.jsonl --root ~/.cache/strata-corpus/flask-3.1.2
 """
 
 from __future__ import annotations

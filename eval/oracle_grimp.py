@@ -33,9 +33,9 @@ It also cross-checks three edge/node attributes on the common edges and modules:
 These are reported (text and JSON) but do not change the exit code.
 
 Example (the second indexes the package folder on its own; the edges must be the same):
-  python3 eval/oracle_grimp.py --root /work/corpus/flask-3.1.2 --package flask \\
+  python3 eval/oracle_grimp.py --root ~/.cache/strata-corpus/flask-3.1.2 --package flask \\
       --source-dir src --strata /tmp/strata-oracle-bin
-  python3 eval/oracle_grimp.py --root /work/corpus/flask-3.1.2 --package flask \\
+  python3 eval/oracle_grimp.py --root ~/.cache/strata-corpus/flask-3.1.2 --package flask \\
       --source-dir src --folder src/flask --strata /tmp/strata-oracle-bin
 """
 

@@ -12,7 +12,7 @@ use strata::commands;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Exit codes of every subcommand (the contract in DESIGN.md).
+/// Exit codes of every subcommand (the contract in the README and `docs/ask.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Exit {
     Success = 0,

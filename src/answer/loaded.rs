@@ -27,7 +27,7 @@ impl LoadedIndex {
         let bundle = read_bundle(dir)?;
         let store = ChunkStore::open(dir).await.map_err(|error| {
             format!(
-                "the search index in {} cannot be used ({}), so only structural questions are answered; re-run `strata index` to rebuild it",
+                "the search index in {} cannot be used ({})",
                 dir.join(crate::search::store::LANCEDB_DIR).display(),
                 // The outermost context only: LanceDB's own text shows its internal paths.
                 crate::error_text::clean_error_text(&error.to_string())

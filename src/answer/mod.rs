@@ -1,4 +1,4 @@
-//! Answers: a question in, an [`Answer`] out (the `ask --format json` contract in DESIGN.md).
+//! Answers: a question in, an [`Answer`] out (the `ask --format json` contract in `docs/ask.md`).
 //!
 //! Structural questions are answered exactly from the graph (`route` + `structural`); everything else
 //! goes to retrieval, then to an LLM grounded in the retrieved chunks when one is configured
@@ -81,9 +81,7 @@ pub struct Answer {
 }
 
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
-fn damaged(_error: &anyhow::Error) -> String {
-    "the search index is damaged (reading it failed), so only structural questions are answered; re-run `strata index` to rebuild it".to_string()
-}
+const SEARCH_DAMAGED: &str = "the search index is damaged (reading it failed)";
 
 /// Everything needed to answer questions about one index.
 pub struct Answerer<'a> {
@@ -148,7 +146,7 @@ impl Answerer<'_> {
         let retrieval =
             match retrieve(store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await {
                 Ok(retrieval) => retrieval,
-                Err(error) => return Ok(self.search_unavailable(question, &damaged(&error))),
+                Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
             };
         let context = context_items(&retrieval);
         let coverage = term_coverage(&retrieval);
@@ -160,7 +158,7 @@ impl Answerer<'_> {
         for word in &coverage.missing {
             let mentioned = match store.mentions(word).await {
                 Ok(mentioned) => mentioned,
-                Err(error) => return Ok(self.search_unavailable(question, &damaged(&error))),
+                Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
             };
             if !mentioned {
                 unknown.push(word.as_str());
@@ -223,7 +221,7 @@ impl Answerer<'_> {
     /// The decline for a question only the search index could answer, when it cannot be used.
     fn search_unavailable(&self, question: &str, problem: &str) -> Answer {
         let reason = format!(
-            "I can't search the code for this: {problem}. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
+            "I can't search the code for this: {problem}; re-run `strata index` to rebuild it. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
         );
         self.declined(question, reason, Vec::new())
     }

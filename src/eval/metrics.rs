@@ -1,4 +1,4 @@
-//! The metrics, as pure functions over ids, sets and numbers, following EVAL.md: RAGAS's formulas where
+//! The metrics, as pure functions over ids, sets and numbers, following RAGAS: RAGAS's formulas where
 //! RAGAS defines one, and their offline equivalents for a module graph. `None` is RAGAS's NaN (the
 //! metric does not apply); callers count NaNs instead of dropping them silently.
 

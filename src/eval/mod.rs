@@ -1,5 +1,5 @@
 //! `strata eval`: every question of a set through the same code path as `ask`, scored with RAGAS-style
-//! metrics (EVAL.md): offline equivalents always, LLM-judged ones when an endpoint or a judge cache is
+//! metrics (defined in `metrics` and the README's "Evaluating answers"): offline equivalents always, LLM-judged ones when an endpoint or a judge cache is
 //! given. `questions` reads the sets, `metrics` holds the formulas, `score` applies them to one answer,
 //! `aggregate` summarises with seeded bootstrap intervals and finds regressions, `judge` asks a model,
 //! `report` writes JSON, Markdown and the Parquet history.

@@ -210,6 +210,16 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         parsed[i] = Some(fresh_parse);
     }
     let parsed: Vec<ParsedFile> = parsed.into_iter().map(Option::unwrap_or_default).collect();
+    if parsed
+        .iter()
+        .all(|file| !file.warnings.is_empty() && file.facts.imports.is_empty() && file.facts.symbols.is_empty())
+    {
+        anyhow::bail!(
+            "none of the {} Python file(s) under {} could be parsed (every one has errors and yielded no imports or definitions); is this Python 3 source?",
+            parsed.len(),
+            snapshot.describe(request.path)
+        );
+    }
     observer.stage_finished(Stage::Parse);
     record(&mut timings_ms, Stage::Parse, stage_clock);
 
@@ -227,16 +237,6 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         }
     }
     let graph = build_import_graph(index, &facts);
-    if parsed
-        .iter()
-        .all(|file| !file.warnings.is_empty() && file.facts.imports.is_empty() && file.facts.symbols.is_empty())
-    {
-        anyhow::bail!(
-            "none of the {} Python file(s) under {} could be parsed (every one has errors and yielded no imports or definitions); is this Python 3 source?",
-            parsed.len(),
-            snapshot.describe(request.path)
-        );
-    }
     warnings.extend(unresolved_import_warnings(&graph));
     let metrics = compute_metrics(&graph);
     let bundle = bundle::build_bundle(&BuildInput {

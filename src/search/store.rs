@@ -1,6 +1,6 @@
 //! The LanceDB table of chunks in `DIR/lancedb/`: one row per chunk with its vector, a full-text index on
-//! the text (code tokenizer, identifier splitting, stemming, stop words: the settings measured best in
-//! RETRIEVAL.md), written in one batch and compacted to a single version so the artifact does not carry
+//! the text (code tokenizer, identifier splitting, stemming, stop words: the settings that
+//! measured best on the question sets), written in one batch and compacted to a single version so the artifact does not carry
 //! history. Reading back: hybrid (full-text + vector, reciprocal-rank fusion) or vector-only search.
 
 use std::collections::{BTreeMap, HashMap};

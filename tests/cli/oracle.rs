@@ -50,20 +50,18 @@ struct Facts {
     runtime_cycles: BTreeSet<Vec<String>>,
 }
 
+/// `src -> dst`, marked ` [tc]` when the edge exists only under `if TYPE_CHECKING:`.
+fn edge_text(src: &str, dst: &str, type_checking: &Value) -> String {
+    format!("{src} -> {dst}{}", if type_checking == true { " [tc]" } else { "" })
+}
+
 fn strata_facts(index: &Index) -> Facts {
     let name = |id: &Value| index.node(id.as_str().unwrap())["module"].as_str().unwrap().to_string();
     let edges = index.bundle["edges"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| {
-            format!(
-                "{} -> {}{}",
-                name(&e["src"]),
-                name(&e["dst"]),
-                if e["type_checking"] == true { " [tc]" } else { "" }
-            )
-        })
+        .map(|e| edge_text(&name(&e["src"]), &name(&e["dst"]), &e["type_checking"]))
         .collect();
     let mut unresolved = BTreeSet::new();
     for (id, node) in index.bundle["nodes"].as_object().unwrap() {
@@ -95,14 +93,7 @@ fn oracle_facts(root: &Path) -> Facts {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| {
-            format!(
-                "{} -> {}{}",
-                e["src"].as_str().unwrap(),
-                e["dst"].as_str().unwrap(),
-                if e["type_checking"] == true { " [tc]" } else { "" }
-            )
-        })
+        .map(|e| edge_text(e["src"].as_str().unwrap(), e["dst"].as_str().unwrap(), &e["type_checking"]))
         .collect();
     let unresolved = oracle(root, &["unresolved"])
         .as_array()
@@ -110,8 +101,6 @@ fn oracle_facts(root: &Path) -> Facts {
         .iter()
         .map(|u| format!("{}:{} {}", u["module"].as_str().unwrap(), u["line"], u["name"].as_str().unwrap()))
         .collect();
-    let stats = oracle(root, &["stats"]);
-    let _ = stats;
     let by_path = modules_by_path(root);
     let cycles = |runtime: bool| {
         let args: &[&str] = if runtime { &["cycles", "--runtime"] } else { &["cycles"] };

@@ -1,7 +1,7 @@
 """Shared builder helpers (not a deliverable): turns question specs into JSONL lines,
 deriving oracle answers and convention variants with eval/ast_oracle.py + eval/check_questions.py,
 and re-deriving each answer on grimp's whole-repo graph to state whether grimp agrees."""
-import sys, json, pickle, shlex
+import os, sys, json, pickle, shlex
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 import ast_oracle as o
 import check_questions as cq

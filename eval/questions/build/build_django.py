@@ -1,7 +1,7 @@
 """Generator of eval/questions/django.jsonl: the question specs, references and provenance (see eval/README.md)."""
 import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build_common import Builder
-R = "/work/corpus/django-5.2.19"
+R = os.path.join(os.environ.get("STRATA_CORPUS_CACHE", os.path.expanduser("~/.cache/strata-corpus")), "django-5.2.19")
 b = Builder("django", "5.2.19", R, ["tests"], os.environ.get("GRIMP_PICKLE_DIR", "/tmp/xcheck") + "/django.grimp.pkl",
             "copy with __init__.py added to every folder holding .py files, packages django, docs, tests; 8613/8613 edges and all type_checking flags equal")
 
@@ -182,17 +182,17 @@ b.read("behavioural", "What does Paginator do with an invalid or out-of-range pa
 # ---------------- unanswerable
 b.read("unanswerable", "How does Django resolve GraphQL queries?", [],
     "Django has no GraphQL support in this repository (that comes from third-party packages such as graphene-django); nothing in the code answers it.",
-    "grep -rli graphql /work/corpus/django-5.2.19 (every file, code and docs): no match.")
+    "grep -rli graphql ~/.cache/strata-corpus/django-5.2.19 (every file, code and docs): no match.")
 b.read("unanswerable", "Where does Django publish model change events to Kafka?", [],
     "Nowhere: there is no Kafka integration in Django; model signals (post_save etc.) exist but nothing sends them to Kafka.",
-    "grep -rli kafka /work/corpus/django-5.2.19: no match.")
+    "grep -rli kafka ~/.cache/strata-corpus/django-5.2.19: no match.")
 b.read("unanswerable", "How does Django validate JWT bearer tokens?", [],
     "It does not: Django's auth uses sessions (and RemoteUserMiddleware for external auth); there is no JWT code.",
-    "grep -rli jwt /work/corpus/django-5.2.19 (code and docs): no match; grep -rni 'bearer' --include=*.py django/: no match.")
+    "grep -rli jwt ~/.cache/strata-corpus/django-5.2.19 (code and docs): no match; grep -rni 'bearer' --include=*.py django/: no match.")
 b.read("unanswerable", "Why does Django ship its own cached_property in django.utils.functional instead of using functools.cached_property?", [],
     "The code does not say: django/utils/functional.py defines cached_property with a docstring about what it does, not why it is kept instead of the stdlib version; the rationale is not in the repository.",
     "read django/utils/functional.py:7-48 (docstring: 'Decorator that converts a method with a single self argument into a property cached on the instance'); grep -rn 'functools.cached_property' in django/ and docs/: no match.")
 b.read("unanswerable", "Which PostgreSQL server version does djangoproject.com run django.contrib.postgres against in production?", [],
     "Not in the code: the repository holds the framework, not the djangoproject.com deployment; django/db/backends/postgresql/features.py only states the minimum supported version, which is not the production version asked about.",
     "grep -rn djangoproject.com --include=*.py django/: 101 hits, all docs./code./www.djangoproject.com links in messages and comments plus one GeoIP2 docstring example (django/contrib/gis/geoip2.py:206), no deployment settings; django/db/backends/postgresql/features.py:10 `minimum_database_version = (14,)` is a support floor, not a deployment fact.")
-b.write("/work/main/eval/questions/django.jsonl")
+b.write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "django.jsonl"))

@@ -1,7 +1,7 @@
 """Generator of eval/questions/flask.jsonl: the question specs, references and provenance (see eval/README.md)."""
 import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build_common import Builder
-R = "/work/corpus/flask-3.1.2"
+R = os.path.join(os.environ.get("STRATA_CORPUS_CACHE", os.path.expanduser("~/.cache/strata-corpus")), "flask-3.1.2")
 b = Builder("flask", "3.1.2", R, ["examples/tutorial", "examples/javascript", "examples/celery/src"],
             os.environ.get("GRIMP_PICKLE_DIR", "/tmp/xcheck") + "/flask.grimp.pkl",
             "copy with __init__.py added to every folder holding .py files, packages docs, examples, flask, tests; 173/173 edges and all type_checking flags equal")
@@ -213,17 +213,17 @@ b.read("behavioural", "What happens when a blueprint is registered on an app?",
 # ---------------- unanswerable
 b.read("unanswerable", "How does Flask handle WebSocket connections?", [],
     "Flask (a WSGI framework) contains no WebSocket support; the code has nothing to answer from, so the answer should say so.",
-    "grep -rli websocket --include=*.py /work/corpus/flask-3.1.2: no file.")
+    "grep -rli websocket --include=*.py ~/.cache/strata-corpus/flask-3.1.2: no file.")
 b.read("unanswerable", "Where is request rate limiting implemented?", [],
     "Nowhere: Flask has no rate limiter (that is the job of extensions such as Flask-Limiter, which are not in this repository).",
-    "grep -rliE 'rate.?limit|ratelimit|throttl' --include=*.py /work/corpus/flask-3.1.2: no file.")
+    "grep -rliE 'rate.?limit|ratelimit|throttl' --include=*.py ~/.cache/strata-corpus/flask-3.1.2: no file.")
 b.read("unanswerable", "How does Flask validate JWT bearer tokens in the Authorization header?", [],
     "It does not: there is no JWT or bearer-token code in this repository.",
-    "grep -rli jwt --include=*.py and grep -rli 'bearer' --include=*.py /work/corpus/flask-3.1.2: no file.")
+    "grep -rli jwt --include=*.py and grep -rli 'bearer' --include=*.py ~/.cache/strata-corpus/flask-3.1.2: no file.")
 b.read("unanswerable", "Why did the Flask maintainers choose blinker for flask.signals instead of writing their own signal dispatcher?", [],
     "The code cannot tell: src/flask/signals.py just creates a blinker Namespace and the signals, with no comment on the reasoning; design rationale is not in the source.",
     "read src/flask/signals.py (lines 1-17: `from blinker import Namespace`, `_signals = Namespace()`, signal definitions) - no rationale; grep -rn blinker --include=*.py finds only signals.py:3.")
 b.read("unanswerable", "How many Gunicorn workers does the flaskr tutorial app run with in production?", [],
     "Not in the code: examples/tutorial/flaskr has no deployment configuration, and no Python file mentions Gunicorn or a worker count.",
-    "grep -rli gunicorn --include=*.py /work/corpus/flask-3.1.2: no file; examples/tutorial/flaskr/__init__.py only builds the app (create_app).")
-b.write("/work/main/eval/questions/flask.jsonl")
+    "grep -rli gunicorn --include=*.py ~/.cache/strata-corpus/flask-3.1.2: no file; examples/tutorial/flaskr/__init__.py only builds the app (create_app).")
+b.write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "flask.jsonl"))

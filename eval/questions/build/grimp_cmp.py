@@ -1,5 +1,5 @@
 import sys, json, importlib.util, os
-sys.path.insert(0, '/work/main/eval')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 import ast_oracle as o
 import grimp
 root, pkg, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -1,7 +1,7 @@
 """Build an ast_oracle.Graph from grimp's edges over the whole repo (copy with __init__.py added
 to every folder with .py files), so that answers can be recomputed on grimp's graph."""
 import sys, os, shutil, tempfile, pickle
-sys.path.insert(0, '/work/main/eval')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 import ast_oracle as o
 import grimp
 root, srcdirs, out = sys.argv[1], sys.argv[2].split(','), sys.argv[3]

@@ -1,6 +1,6 @@
 """grimp on a copy of the package with __init__.py added to namespace folders; compare all in-package edges."""
 import sys, os, shutil, tempfile
-sys.path.insert(0, '/work/main/eval')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 import ast_oracle as o
 import grimp
 root, pkg, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]

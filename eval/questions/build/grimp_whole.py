@@ -1,7 +1,7 @@
 """Whole-repo check: copy the repo, add __init__.py to every folder with .py files, run grimp on all
 top-level packages, compare with the oracle's edges (restricted to modules grimp knows)."""
 import sys, os, shutil, tempfile
-sys.path.insert(0, '/work/main/eval')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 import ast_oracle as o
 import grimp
 root = sys.argv[1]; srcdirs = sys.argv[2].split(','); drop = sys.argv[3].split(',') if len(sys.argv) > 3 else []

@@ -221,7 +221,11 @@ pub struct AskArgs {
     pub offline: bool,
     #[command(flatten)]
     pub llm: LlmArgs,
+    /// Answer every line of this file (one question a line; `-` reads standard input), in order:
+    /// with `--format json`, one JSON answer a line.
+    #[arg(long, value_name = "FILE", conflicts_with = "question")]
+    pub questions: Option<PathBuf>,
     /// The question, in plain words (quote it).
-    #[arg(required = true, num_args = 1.., value_name = "QUESTION")]
+    #[arg(required_unless_present = "questions", num_args = 1.., value_name = "QUESTION")]
     pub question: Vec<String>,
 }

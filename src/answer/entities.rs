@@ -49,6 +49,10 @@ impl<'b> EntityLinker<'b> {
         if let Some(id) = self.exact_module(&mention, &lower) {
             return Some(Linked::Module { id, alternatives: Vec::new() });
         }
+        // `src/flask/app.py` where the index has `flask/app.py` (or the reverse, handled by dotted names).
+        if let Some(id) = mention.strip_prefix("src/").and_then(|rest| self.exact_module(rest, &rest.to_lowercase())) {
+            return Some(Linked::Module { id, alternatives: Vec::new() });
+        }
         if let Some(modules) = self.symbols.get(&mention) {
             return Some(Linked::Symbol { name: mention.clone(), modules: modules.clone() });
         }
@@ -77,6 +81,47 @@ impl<'b> EntityLinker<'b> {
             return Some(Linked::Module { id, alternatives: Vec::new() });
         }
         self.fuzzy(&mention, &dotted)
+    }
+
+    /// Links an ordinary English-looking word only when it names something exactly: a module's short
+    /// or dotted name, or a class or function written with its capitals (`Blueprint`). Misspellings are
+    /// tolerated only when the question says it is a module (`the sesions module`).
+    pub fn link_word(&self, word: &str, said_module: bool) -> Option<Linked> {
+        let lower = word.to_lowercase();
+        if let Some(id) = self.by_module_name.get(&lower) {
+            return Some(Linked::Module { id: id.clone(), alternatives: Vec::new() });
+        }
+        if let Some(ids) = self.by_short_name.get(&lower) {
+            return Some(self.best_of(ids.clone()));
+        }
+        if let Some(modules) = self.symbols.get(word) {
+            return Some(Linked::Symbol { name: word.to_string(), modules: modules.clone() });
+        }
+        if said_module { self.fuzzy(word, &lower).filter(|l| matches!(l, Linked::Module { .. })) } else { None }
+    }
+
+    /// The modules defining a class or function of exactly this name (`Model.save` for a method).
+    pub fn symbol(&self, name: &str) -> Option<Vec<String>> {
+        if let Some(modules) = self.symbols.get(name) {
+            return Some(modules.clone());
+        }
+        // `Model.save`, or a method's bare name (`charge_with_retry`).
+        let (class, method) = name.rsplit_once('.').map_or((None, name), |(c, m)| (Some(c), m));
+        if !method.chars().all(|c| c.is_alphanumeric() || c == '_') || method.is_empty() {
+            return None;
+        }
+        let modules: Vec<String> = self
+            .bundle
+            .nodes
+            .values()
+            .filter(|node| {
+                node.symbols
+                    .iter()
+                    .any(|s| class.is_none_or(|class| s.name == class) && s.methods.iter().any(|m| m.name == method))
+            })
+            .map(|node| node.id.clone())
+            .collect();
+        (!modules.is_empty()).then_some(modules)
     }
 
     /// The one module whose path ends with `/{word}` (`flaskr/auth.py` under `examples/tutorial/`).
@@ -127,6 +172,15 @@ impl<'b> EntityLinker<'b> {
             return None;
         }
         let mut best: Option<(usize, Linked)> = None;
+        // `shop.pricng`: a misspelt full name.
+        if dotted.contains('.') {
+            for (name, id) in &self.by_module_name {
+                let distance = strsim::levenshtein(name, dotted);
+                if distance <= budget && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                    best = Some((distance, Linked::Module { id: id.clone(), alternatives: Vec::new() }));
+                }
+            }
+        }
         for (short, ids) in &self.by_short_name {
             let distance = strsim::levenshtein(short, dotted);
             if distance <= budget && best.as_ref().is_none_or(|(d, _)| distance < *d) {

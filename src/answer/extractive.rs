@@ -61,5 +61,12 @@ pub fn answer(bundle: &Bundle, retrieval: &Retrieval) -> Extract {
     if !links.is_empty() {
         let _ = write!(text, "\n\nHow they connect: {}.", links.join("; "));
     }
+    if !retrieval.graph_facts.is_empty() {
+        text.push_str("\n\nWhat the import graph says about the modules the question names:");
+        for (id, facts) in &retrieval.graph_facts {
+            let _ = write!(text, "\n- `{id}`: {facts}");
+            cited.push((id.clone(), None));
+        }
+    }
     Extract { text, cited }
 }

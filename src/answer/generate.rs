@@ -131,6 +131,9 @@ pub fn user_message(question: &str, retrieval: &Retrieval, bundle: &Bundle) -> S
             neutralise(&text)
         );
     }
+    for (id, facts) in &retrieval.graph_facts {
+        let _ = writeln!(message, "<DATA id=\"graph:{id}\" module=\"{id}\">\n{}\n</DATA>", neutralise(facts));
+    }
     for central in &retrieval.central {
         if let Some(node) = bundle.nodes.get(central) {
             let summary = node.docstring.as_deref().unwrap_or("");

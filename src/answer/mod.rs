@@ -1,7 +1,8 @@
 //! Answers: a question in, an [`Answer`] out (the `ask --format json` contract in `docs/ask.md`).
 //!
-//! Structural questions are answered exactly from the graph (`route` + `structural`); everything else
-//! goes to retrieval, then to an LLM grounded in the retrieved chunks when one is configured
+//! Questions the query-understanding layer reads completely are answered exactly from the graph
+//! (`understand` + `structural`); everything else goes to retrieval, with the graph facts of every
+//! module the question names, then to an LLM grounded in the retrieved chunks when one is configured
 //! (`generate`), else to an extractive answer (`extractive`). Every cited module is checked against the
 //! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
 
@@ -11,8 +12,8 @@ pub mod extractive;
 pub mod generate;
 pub mod loaded;
 pub mod render;
-pub mod route;
 pub mod structural;
+pub mod understand;
 
 use serde::Serialize;
 
@@ -78,6 +79,9 @@ pub struct Answer {
     /// Things the reader should know: citations removed, a fallback taken, an ambiguous name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// What the question was understood to ask, with each part's computed result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub understood: Option<understand::Understanding>,
 }
 
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
@@ -106,25 +110,42 @@ impl Answerer<'_> {
                 Vec::new(),
             ));
         }
-        if let Some(intent) = route::route(question) {
-            match structural::answer_structural(self.bundle, &intent) {
-                Ok(exact) => {
-                    let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
-                    return Ok(self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new()));
-                }
-                // "How does atomic() use savepoints?" is about behaviour, not modules: retrieval answers it.
-                Err(_) if matches!(intent, route::Intent::DependsOn(..)) => {}
-                Err(unlinked) => {
-                    let suggestions: Vec<String> = unlinked.suggestions.iter().map(|s| format!("`{s}`")).collect();
-                    let hint = if suggestions.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" Did you mean {}?", suggestions.join(", "))
-                    };
-                    return Ok(self.declined(question, format!("I don't know which module `{}` is: no module, file or symbol of the index matches it.{hint}", unlinked.mention), Vec::new()));
-                }
-            }
+        let linker = entities::EntityLinker::new(self.bundle);
+        let mut understood = understand::understand(question, &linker);
+        if understood.complete() {
+            let exact = structural::answer_parts(self.bundle, &mut understood.parts);
+            let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
+            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
         }
+        if let Some(name) = &understood.unknown {
+            let suggestions: Vec<String> =
+                structural::suggestions(self.bundle, name).iter().map(|s| format!("`{s}`")).collect();
+            let hint = if suggestions.is_empty() {
+                String::new()
+            } else {
+                format!(" Did you mean {}?", suggestions.join(", "))
+            };
+            let reason = format!(
+                "I don't know which module `{name}` is: no module, file or symbol of the index matches it.{hint}"
+            );
+            let mut answer = self.declined(question, reason, Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
+        }
+        let mut answer = self.answer_by_retrieval(question, &understood).await?;
+        answer.understood = Some(understood);
+        Ok(answer)
+    }
+
+    /// A question not understood completely: hybrid retrieval, with what the graph says about every
+    /// module the question names, then a model or the extractive answer, or a decline.
+    async fn answer_by_retrieval(
+        &self,
+        question: &str,
+        understood: &understand::Understanding,
+    ) -> anyhow::Result<Answer> {
         let store = match self.store {
             Ok(store) => store,
             Err(problem) => return Ok(self.search_unavailable(question, problem)),
@@ -143,11 +164,12 @@ impl Answerer<'_> {
             },
             None => None,
         };
-        let retrieval =
+        let mut retrieval =
             match retrieve(store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await {
                 Ok(retrieval) => retrieval,
                 Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
             };
+        retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
         let context = context_items(&retrieval);
         let coverage = term_coverage(&retrieval);
         // A name in the question that no chunk of the whole index contains ("WebSocket", "JWT", "Kafka")
@@ -251,6 +273,7 @@ impl Answerer<'_> {
                 embedder: self.manifest.embedder.id.clone(),
             },
             notes,
+            understood: None,
         }
     }
 }

@@ -5,341 +5,531 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write;
 
-use super::entities::{EntityLinker, Linked};
-use super::route::Intent;
-use crate::bundle::{Bundle, Node};
+use serde::Serialize;
+
+use super::understand::{Entity, Part, Relation};
+use crate::bundle::Bundle;
 use crate::search::chunks::limited;
 use crate::search::retrieve::is_test_path;
 
 /// How many modules an answer lists before "and N more" (the citations carry them all, up to a cap).
 const MAX_LISTED: usize = 30;
 
-/// An exact answer: its text, the modules it relies on, and line ranges for symbol answers.
+/// An exact answer: its text, the modules it relies on (line ranges for symbol answers), and the
+/// result as data for `ask --format json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StructuralAnswer {
     pub text: String,
     pub cited: Vec<(String, Option<(u32, u32)>)>,
+    pub result: ExactResult,
 }
 
-/// Why a structural question could not be answered: a mention that matches nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unlinked {
-    pub mention: String,
-    pub suggestions: Vec<String>,
+/// The computed answer of one part, for programs: what the text says, as values.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ExactResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yes: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modules: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub names: Option<Vec<String>>,
 }
 
-pub fn answer_structural(bundle: &Bundle, intent: &Intent) -> Result<StructuralAnswer, Unlinked> {
-    let linker = EntityLinker::new(bundle);
-    let module = |mention: &str| -> Result<(String, String), Unlinked> {
-        match linker.link(mention) {
-            Some(Linked::Module { id, alternatives }) => Ok((id, ambiguity_note(&alternatives))),
-            Some(Linked::Symbol { name, modules }) => {
-                let note = format!(" (`{name}` is defined in `{}`)", modules[0]);
-                Ok((modules[0].clone(), note))
-            }
-            None => Err(Unlinked { mention: mention.to_string(), suggestions: suggestions(bundle, mention) }),
-        }
+/// Answers every part of an understood question, in order.
+pub fn answer_parts(bundle: &Bundle, parts: &mut [Part]) -> StructuralAnswer {
+    let mut texts = Vec::new();
+    let mut cited = Vec::new();
+    for part in parts.iter_mut() {
+        let answer = answer_part(bundle, part);
+        texts.push(answer.text);
+        cited.extend(answer.cited);
+        part.result = Some(answer.result.clone());
+    }
+    let result = parts.first().and_then(|p| p.result.clone()).unwrap_or_default();
+    StructuralAnswer { text: texts.join("\n\n"), cited, result }
+}
+
+/// The exact answer to one part.
+pub fn answer_part(bundle: &Bundle, part: &Part) -> StructuralAnswer {
+    let scope = Scope { runtime: part.runtime, without_tests: part.without_tests, only_tests: part.only_tests };
+    let module = |i: usize| part.modules.get(i);
+    let mut answer = match (part.relation, module(0)) {
+        (Relation::Imports, Some(m)) => neighbours(bundle, m, Direction::Imports, scope, part),
+        (Relation::Importers, Some(m)) => neighbours(bundle, m, Direction::Importers, scope, part),
+        (Relation::Dependents, Some(m)) => reach_all(bundle, m, Direction::Importers, scope, part),
+        (Relation::Dependencies, Some(m)) => reach_all(bundle, m, Direction::Imports, scope, part),
+        (Relation::Reach, Some(from)) => match module(1) {
+            Some(to) => path(bundle, &from.id, &to.id, part.runtime, !part.transitive),
+            None => unanswerable(),
+        },
+        (Relation::CycleOf, Some(m)) => cycle_of(bundle, m, part),
+        (Relation::Cycles, _) => all_cycles(bundle, part),
+        (Relation::LargestCycle, _) => largest_cycle(bundle, part),
+        (Relation::MostImported, _) => most_imported(bundle, scope, part.top.unwrap_or(10), false),
+        (Relation::MostDependedOn, _) => most_imported(bundle, scope, part.top.unwrap_or(10), true),
+        (Relation::Leaves, _) => leaves(bundle, scope, part, Direction::Imports),
+        (Relation::Roots, _) => leaves(bundle, scope, part, Direction::Importers),
+        (Relation::DefinedIn, _) => defined_in(bundle, part.symbol.as_deref().unwrap_or_default()),
+        (Relation::Exports, Some(m)) => exports(bundle, m),
+        _ => unanswerable(),
     };
-    match intent {
-        Intent::ImportsOf(mention) => {
-            let (id, note) = module(mention)?;
-            Ok(imports_of(bundle, &bundle.nodes[&id], &note))
+    if part.yes_no && answer.result.yes.is_none() {
+        let yes = answer.result.count.map(|n| n > 0).or(answer.result.modules.as_ref().map(|m| !m.is_empty()));
+        if let Some(yes) = yes {
+            answer.text = format!("{} {}", if yes { "Yes:" } else { "No:" }, lower_first(&answer.text));
+            answer.result.yes = Some(yes);
         }
-        Intent::ImportersOf(mention) => {
-            let (id, note) = module(mention)?;
-            Ok(importers_of(bundle, &id, &note))
-        }
-        Intent::Impact { mention, runtime } => {
-            let (id, note) = module(mention)?;
-            Ok(impact(bundle, &id, *runtime, &note))
-        }
-        Intent::Cycles(None) => Ok(all_cycles(bundle)),
-        Intent::Cycles(Some(mention)) => {
-            let (id, note) = module(mention)?;
-            Ok(cycles_of(bundle, &id, &note))
-        }
-        Intent::RuntimeCycleOf(mention) => {
-            let (id, note) = module(mention)?;
-            Ok(runtime_cycle_of(bundle, &id, &note))
-        }
-        Intent::Central { direct: true, runtime, without_tests } => Ok(most_imported(bundle, *runtime, *without_tests)),
-        Intent::Central { direct: false, .. } => Ok(central(bundle)),
-        Intent::Leaves => Ok(leaves(bundle)),
-        Intent::Path(reach) | Intent::DependsOn(reach) => {
-            let (from, _) = module(&reach.from)?;
-            let (to, _) = module(&reach.to)?;
-            Ok(path(bundle, &from, &to, reach.runtime, reach.direct))
-        }
-        Intent::DefinedIn(mention) => defined_in(bundle, &linker, mention),
-        Intent::Exports(mention) => {
-            let (id, note) = module(mention)?;
-            let node = &bundle.nodes[&id];
-            let source = if node.exports_source == "__all__" {
-                "its `__all__`"
-            } else {
-                "its public top-level names (no `__all__`): what it defines and what it imports from the repository's own modules"
-            };
-            let mut text = format!(
-                "`{id}`{note} exports {} names, from {source}: {}.",
-                node.exports.len(),
-                code_list(&node.exports, MAX_LISTED)
-            );
-            if !node.exports_fallback.is_empty() {
-                let _ = write!(
-                    text,
-                    " Bound only inside `try` blocks (compatibility fallbacks, possibly `None`): {}.",
-                    code_list(&node.exports_fallback, MAX_LISTED)
-                );
-            }
-            Ok(StructuralAnswer { text, cited: vec![(id, None)] })
-        }
+    }
+    answer
+}
+
+fn unanswerable() -> StructuralAnswer {
+    StructuralAnswer {
+        text: "I could not tell which modules this is about.".into(),
+        cited: Vec::new(),
+        result: ExactResult::default(),
     }
 }
 
-fn imports_of(bundle: &Bundle, node: &Node, note: &str) -> StructuralAnswer {
-    let mut text = format!("`{}`{note} imports {} module(s) of the repository", node.id, node.imports.len());
-    if node.imports.is_empty() {
-        text.push('.');
-    } else {
-        let described: Vec<String> = node.imports.iter().map(|dst| describe_edge(bundle, &node.id, dst, dst)).collect();
-        let _ = write!(text, ": {}.", limited(&described, MAX_LISTED));
+fn lower_first(text: &str) -> String {
+    // Module names in backticks and numbers stay as they are.
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first.is_uppercase() && !text.starts_with("No module") => {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
     }
-    let external = &node.external_imports;
-    if !external.stdlib.is_empty() || !external.third_party.is_empty() {
-        let _ = write!(
-            text,
-            " Outside the repository: standard library {}; third-party {}.",
-            or_none(&external.stdlib),
-            or_none(&external.third_party)
-        );
-    }
-    let mut cited = vec![(node.id.clone(), None)];
-    cited.extend(node.imports.iter().map(|id| (id.clone(), None)));
-    StructuralAnswer { text, cited }
 }
 
-fn importers_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
-    let importers: Vec<String> =
-        bundle.edges.iter().filter(|e| e.dst == id).map(|e| describe_edge(bundle, &e.src, id, &e.src)).collect();
-    let sources: Vec<String> = bundle.edges.iter().filter(|e| e.dst == id).map(|e| e.src.clone()).collect();
-    let node = &bundle.nodes[id];
-    let text = if importers.is_empty() {
-        format!("No module of the repository imports `{id}`{note}.")
-    } else {
-        format!(
-            "{} module(s) import `{id}`{note} directly: {}. Counting indirect importers, {} module(s) depend on it.",
-            importers.len(),
-            limited(&importers, MAX_LISTED),
-            node.importers_count
-        )
-    };
-    let mut cited = vec![(id.to_string(), None)];
-    cited.extend(sources.into_iter().map(|source| (source, None)));
-    StructuralAnswer { text, cited }
+/// Which edges count and which modules are listed.
+#[derive(Debug, Clone, Copy)]
+struct Scope {
+    runtime: bool,
+    without_tests: bool,
+    only_tests: bool,
 }
 
-fn impact(bundle: &Bundle, id: &str, runtime: bool, note: &str) -> StructuralAnswer {
-    let dependents = transitive_dependents(bundle, id, runtime);
-    let direct: BTreeSet<&str> = bundle
+impl Scope {
+    fn edge(&self, edge: &crate::bundle::BundleEdge) -> bool {
+        !(self.runtime && edge.type_checking)
+            && !(self.without_tests && (is_test_path(&edge.src) || is_test_path(&edge.dst)))
+    }
+
+    fn listed(&self, id: &str) -> bool {
+        if is_test_path(id) { !self.without_tests } else { !self.only_tests }
+    }
+
+    fn words(&self) -> String {
+        let mut words = Vec::new();
+        if self.runtime {
+            words.push("at runtime (leaving out `if TYPE_CHECKING:` imports)");
+        }
+        if self.without_tests {
+            words.push("not counting test modules");
+        }
+        if self.only_tests {
+            words.push("test modules only");
+        }
+        if words.is_empty() { String::new() } else { format!(" {}", words.join(", ")) }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Imports,
+    Importers,
+}
+
+/// One hop: what a module imports, or what imports it.
+fn neighbours(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Scope, part: &Part) -> StructuralAnswer {
+    let id = entity.id.as_str();
+    let note = &entity.note;
+    let found: Vec<&crate::bundle::BundleEdge> = bundle
         .edges
         .iter()
-        .filter(|e| e.dst == id && e.src != id && !(runtime && e.type_checking))
-        .map(|e| e.src.as_str())
+        .filter(|e| scope.edge(e) && e.src != e.dst)
+        .filter(|e| match direction {
+            Direction::Imports => e.src == id && scope.listed(&e.dst),
+            Direction::Importers => e.dst == id && scope.listed(&e.src),
+        })
         .collect();
-    let scope = if runtime { "at runtime (leaving out `if TYPE_CHECKING:` imports)" } else { "counting every import" };
-    // Direct importers and the rest are listed apart, so "directly" labels only modules that import it.
-    let (direct_ids, indirect_ids): (Vec<&String>, Vec<&String>) =
-        dependents.iter().partition(|d| direct.contains(d.as_str()));
-    let quoted = |ids: &[&String]| ids.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>();
-    let text = if dependents.is_empty() {
-        format!("Nothing in the repository depends on `{id}`{note} {scope}: changing it affects only itself.")
-    } else {
-        let mut text = format!(
-            "Changing `{id}`{note} can affect {} module(s) {scope}. {} import it directly: {}.",
-            dependents.len(),
-            direct_ids.len(),
-            limited(&quoted(&direct_ids), MAX_LISTED)
-        );
-        if !indirect_ids.is_empty() {
+    let other =
+        |e: &crate::bundle::BundleEdge| if direction == Direction::Imports { e.dst.clone() } else { e.src.clone() };
+    let modules: Vec<String> = found.iter().map(|e| other(e)).collect();
+    let described: Vec<String> = found.iter().map(|e| describe_edge(bundle, &e.src, &e.dst, &other(e))).collect();
+    let n = modules.len();
+    let qualifier = scope.words();
+    let mut text = match (direction, n) {
+        (Direction::Imports, 0) => format!("`{id}`{note} imports no module of the repository{qualifier}."),
+        (Direction::Imports, _) => {
+            format!(
+                "`{id}`{note} imports {n} module(s) of the repository{qualifier}: {}.",
+                limited(&described, MAX_LISTED)
+            )
+        }
+        (Direction::Importers, 0) => format!("No module of the repository imports `{id}`{note}{qualifier}."),
+        (Direction::Importers, _) => {
+            format!("{n} module(s) import `{id}`{note} directly{qualifier}: {}.", limited(&described, MAX_LISTED))
+        }
+    };
+    if direction == Direction::Imports && !part.count {
+        let external = &bundle.nodes[id].external_imports;
+        if !external.stdlib.is_empty() || !external.third_party.is_empty() {
             let _ = write!(
                 text,
-                " {} more depend on it indirectly, through those: {}.",
-                indirect_ids.len(),
-                limited(&quoted(&indirect_ids), MAX_LISTED)
+                " Outside the repository: standard library {}; third-party {}.",
+                or_none(&external.stdlib),
+                or_none(&external.third_party)
             );
         }
-        text
-    };
-    // Cite what the answer lists: the direct importers, then the indirect dependents shown.
+    }
     let mut cited = vec![(id.to_string(), None)];
-    cited.extend(direct_ids.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
-    cited.extend(indirect_ids.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
-    StructuralAnswer { text, cited }
+    cited.extend(modules.iter().take(MAX_LISTED).map(|m| (m.clone(), None)));
+    StructuralAnswer {
+        text,
+        cited,
+        result: ExactResult { count: Some(n), modules: Some(modules), ..ExactResult::default() },
+    }
 }
 
-/// Every module that reaches `id` along import edges, sorted.
-pub fn transitive_dependents(bundle: &Bundle, id: &str, runtime: bool) -> Vec<String> {
-    let mut importers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for edge in bundle.edges.iter().filter(|e| !(runtime && e.type_checking)) {
-        importers.entry(edge.dst.as_str()).or_default().push(edge.src.as_str());
+/// Everything reachable along imports (dependencies) or against them (dependents).
+fn reach_all(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Scope, part: &Part) -> StructuralAnswer {
+    let id = entity.id.as_str();
+    let note = &entity.note;
+    let all = reachable(bundle, id, direction, scope);
+    let modules: Vec<String> = all.iter().filter(|m| scope.listed(m)).cloned().collect();
+    let next: BTreeSet<String> = bundle
+        .edges
+        .iter()
+        .filter(|e| scope.edge(e) && e.src != e.dst)
+        .filter_map(|e| match direction {
+            Direction::Imports if e.src == id => Some(e.dst.clone()),
+            Direction::Importers if e.dst == id => Some(e.src.clone()),
+            _ => None,
+        })
+        .collect();
+    let (direct, indirect): (Vec<&String>, Vec<&String>) = modules.iter().partition(|m| next.contains(*m));
+    let quoted = |ids: &[&String]| ids.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>();
+    let qualifier = match scope.words() {
+        words if words.is_empty() => " counting every import".to_string(),
+        words => words,
+    };
+    let n = modules.len();
+    let text = match (direction, n) {
+        (Direction::Importers, 0) => {
+            format!("Nothing in the repository depends on `{id}`{note}{qualifier}: changing it affects only itself.")
+        }
+        (Direction::Imports, 0) => format!("`{id}`{note} depends on no module of the repository{qualifier}."),
+        (Direction::Importers, _) => {
+            let mut text = format!(
+                "{n} module(s) depend on `{id}`{note}{qualifier}, so changing it can affect them. {} import it directly: {}.",
+                direct.len(),
+                limited(&quoted(&direct), MAX_LISTED)
+            );
+            if !indirect.is_empty() {
+                let _ = write!(
+                    text,
+                    " {} more depend on it indirectly, through those: {}.",
+                    indirect.len(),
+                    limited(&quoted(&indirect), MAX_LISTED)
+                );
+            }
+            text
+        }
+        (Direction::Imports, _) => {
+            let mut text = format!(
+                "`{id}`{note} depends on {n} module(s){qualifier}. It imports {} directly: {}.",
+                direct.len(),
+                limited(&quoted(&direct), MAX_LISTED)
+            );
+            if !indirect.is_empty() {
+                let _ = write!(
+                    text,
+                    " {} more through those: {}.",
+                    indirect.len(),
+                    limited(&quoted(&indirect), MAX_LISTED)
+                );
+            }
+            text
+        }
+    };
+    let _ = part;
+    let mut cited = vec![(id.to_string(), None)];
+    cited.extend(direct.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
+    cited.extend(indirect.iter().take(MAX_LISTED).map(|d| (d.to_string(), None)));
+    StructuralAnswer {
+        text,
+        cited,
+        result: ExactResult { count: Some(n), modules: Some(modules), ..ExactResult::default() },
+    }
+}
+
+/// Every module reachable from `id` in `direction` along the edges `scope` keeps, sorted, `id` left out.
+fn reachable(bundle: &Bundle, id: &str, direction: Direction, scope: Scope) -> Vec<String> {
+    let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for edge in bundle.edges.iter().filter(|e| scope.edge(e)) {
+        let (from, to) = match direction {
+            Direction::Imports => (edge.src.as_str(), edge.dst.as_str()),
+            Direction::Importers => (edge.dst.as_str(), edge.src.as_str()),
+        };
+        next.entry(from).or_default().push(to);
     }
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut queue: VecDeque<&str> = VecDeque::from([id]);
     while let Some(current) = queue.pop_front() {
-        for &importer in importers.get(current).map_or(&[][..], Vec::as_slice) {
-            if importer != id && seen.insert(importer) {
-                queue.push_back(importer);
+        for &n in next.get(current).map_or(&[][..], Vec::as_slice) {
+            if n != id && seen.insert(n) {
+                queue.push_back(n);
             }
         }
     }
     seen.into_iter().map(str::to_string).collect()
 }
 
-fn all_cycles(bundle: &Bundle) -> StructuralAnswer {
-    let all: Vec<_> = bundle.cycles.iter().filter(|c| c.edges == "all").collect();
-    let runtime: Vec<_> = bundle.cycles.iter().filter(|c| c.edges == "runtime").collect();
-    if all.is_empty() {
+/// Every module that reaches `id` along import edges, sorted.
+pub fn transitive_dependents(bundle: &Bundle, id: &str, runtime: bool) -> Vec<String> {
+    reachable(bundle, id, Direction::Importers, Scope { runtime, without_tests: false, only_tests: false })
+}
+
+/// The cycles counted with every import, or without `if TYPE_CHECKING:` imports.
+fn cycles(bundle: &Bundle, runtime: bool) -> Vec<&crate::bundle::Cycle> {
+    let wanted = if runtime { "runtime" } else { "all" };
+    let mut cycles: Vec<_> = bundle.cycles.iter().filter(|c| c.edges == wanted).collect();
+    cycles.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.members.cmp(&b.members)));
+    cycles
+}
+
+fn scope_words(runtime: bool) -> &'static str {
+    if runtime { " at runtime (leaving out `if TYPE_CHECKING:` imports)" } else { "" }
+}
+
+fn all_cycles(bundle: &Bundle, part: &Part) -> StructuralAnswer {
+    let found = cycles(bundle, part.runtime);
+    let scope = scope_words(part.runtime);
+    if found.is_empty() {
         return StructuralAnswer {
-            text: "There are no import cycles in the repository.".to_string(),
+            text: format!("There are 0 import cycles in the repository{scope}."),
             cited: Vec::new(),
+            result: ExactResult { yes: part.yes_no.then_some(false), count: Some(0), ..ExactResult::default() },
         };
     }
-    let largest_runtime = runtime.iter().map(|c| c.size).max().unwrap_or(0);
+    let other = cycles(bundle, !part.runtime);
+    let other_words = if part.runtime { "counting every import" } else { "at runtime" };
     let mut text = format!(
-        "There are {} import cycle(s) counting every import ({} at runtime, leaving out `if TYPE_CHECKING:` imports). The largest has {} modules ({} at runtime).",
-        all.len(),
-        runtime.len(),
-        all.iter().map(|c| c.size).max().unwrap_or(0),
-        largest_runtime
+        "There {} {} import cycle{}{scope} ({} {other_words}). The largest has {} modules.",
+        if found.len() == 1 { "is" } else { "are" },
+        found.len(),
+        if found.len() == 1 { "" } else { "s" },
+        other.len(),
+        found[0].size
     );
-    for cycle in all.iter().take(5) {
+    for cycle in found.iter().take(5) {
         let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
         let _ = write!(text, "\n- {} modules: {}", cycle.size, limited(&members, 12));
     }
-    let cited = all.iter().take(5).flat_map(|cycle| cycle.members.iter().take(12).map(|m| (m.clone(), None))).collect();
-    StructuralAnswer { text, cited }
+    let cited = found.iter().take(5).flat_map(|c| c.members.iter().take(12).map(|m| (m.clone(), None))).collect();
+    StructuralAnswer {
+        text,
+        cited,
+        result: ExactResult { count: Some(found.len()), modules: None, ..ExactResult::default() },
+    }
 }
 
-fn cycles_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
-    let node = &bundle.nodes[id];
-    let find = |edges: &str| bundle.cycles.iter().find(|c| c.edges == edges && c.members.iter().any(|m| m == id));
-    let Some(cycle) = find("all") else {
+fn largest_cycle(bundle: &Bundle, part: &Part) -> StructuralAnswer {
+    let found = cycles(bundle, part.runtime);
+    let scope = scope_words(part.runtime);
+    let Some(largest) = found.first() else {
         return StructuralAnswer {
-            text: format!("`{id}`{note} is not part of any import cycle."),
-            cited: vec![(id.to_string(), None)],
+            text: format!("There are no import cycles in the repository{scope}."),
+            cited: Vec::new(),
+            result: ExactResult { count: Some(0), modules: Some(Vec::new()), ..ExactResult::default() },
         };
     };
-    let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
-    let runtime = match find("runtime") {
-        Some(runtime_cycle) => format!("At runtime the cycle has {} modules.", runtime_cycle.size),
-        None => "It exists only through `if TYPE_CHECKING:` imports: there is no cycle at runtime.".to_string(),
-    };
-    let text = format!(
-        "`{id}`{note} is in an import cycle of {} modules: {}. {runtime}",
-        node.scc_size,
-        limited(&members, MAX_LISTED)
-    );
-    let cited = cycle.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect();
-    StructuralAnswer { text, cited }
+    let members: Vec<String> = largest.members.iter().map(|m| format!("`{m}`")).collect();
+    let tied = found.iter().filter(|c| c.size == largest.size).count();
+    let ties = if tied > 1 { format!(" ({tied} cycles share that size)") } else { String::new() };
+    StructuralAnswer {
+        text: format!(
+            "The largest import cycle{scope} has {} modules{ties}: {}.",
+            largest.size,
+            limited(&members, MAX_LISTED)
+        ),
+        cited: largest.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect(),
+        result: ExactResult {
+            count: Some(largest.size),
+            modules: Some(largest.members.clone()),
+            ..ExactResult::default()
+        },
+    }
 }
 
-fn runtime_cycle_of(bundle: &Bundle, id: &str, note: &str) -> StructuralAnswer {
-    let node = &bundle.nodes[id];
-    let runtime = bundle.cycles.iter().find(|c| c.edges == "runtime" && c.members.iter().any(|m| m == id));
-    let Some(cycle) = runtime else {
-        let all_edges = if node.scc_size > 1 {
-            format!(" Counting `if TYPE_CHECKING:` imports too, it is in a cycle of {} modules.", node.scc_size)
+fn cycle_of(bundle: &Bundle, entity: &Entity, part: &Part) -> StructuralAnswer {
+    let (id, note) = (entity.id.as_str(), entity.note.as_str());
+    let scope = scope_words(part.runtime);
+    let found = cycles(bundle, part.runtime).into_iter().find(|c| c.members.iter().any(|m| m == id));
+    let Some(cycle) = found else {
+        let elsewhere = if part.runtime
+            && let Some(all) = cycles(bundle, false).into_iter().find(|c| c.members.iter().any(|m| m == id))
+        {
+            format!(" Counting `if TYPE_CHECKING:` imports too, it is in a cycle of {} modules.", all.size)
         } else {
             String::new()
         };
         return StructuralAnswer {
-            text: format!(
-                "No: leaving out `if TYPE_CHECKING:` imports, `{id}`{note} is not part of any import cycle.{all_edges}"
-            ),
+            text: format!("No: `{id}`{note} is not part of any import cycle{scope}.{elsewhere}"),
             cited: vec![(id.to_string(), None)],
+            result: ExactResult {
+                yes: Some(false),
+                count: Some(0),
+                modules: Some(Vec::new()),
+                ..ExactResult::default()
+            },
         };
     };
     let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+    let runtime_note = if part.runtime {
+        String::new()
+    } else {
+        match cycles(bundle, true).into_iter().find(|c| c.members.iter().any(|m| m == id)) {
+            Some(runtime_cycle) => format!(" At runtime the cycle has {} modules.", runtime_cycle.size),
+            None => " It exists only through `if TYPE_CHECKING:` imports: there is no cycle at runtime.".to_string(),
+        }
+    };
     StructuralAnswer {
         text: format!(
-            "Yes: leaving out `if TYPE_CHECKING:` imports, `{id}`{note} is in an import cycle of {} modules: {}.",
+            "Yes: `{id}`{note} is in an import cycle{scope} of {} modules: {}.{runtime_note}",
             cycle.size,
             limited(&members, MAX_LISTED)
         ),
         cited: cycle.members.iter().take(MAX_LISTED).map(|m| (m.clone(), None)).collect(),
+        result: ExactResult {
+            yes: Some(true),
+            count: Some(cycle.size),
+            modules: Some(cycle.members.clone()),
+            ..ExactResult::default()
+        },
     }
 }
 
-fn central(bundle: &Bundle) -> StructuralAnswer {
-    let mut by_importers: Vec<&Node> = bundle.nodes.values().collect();
-    by_importers.sort_by(|a, b| b.importers_count.cmp(&a.importers_count).then_with(|| a.id.cmp(&b.id)));
-    let mut by_rank: Vec<&Node> = bundle.nodes.values().collect();
-    by_rank.sort_by(|a, b| b.pagerank.total_cmp(&a.pagerank).then_with(|| a.id.cmp(&b.id)));
-    let top: Vec<String> = by_importers
-        .iter()
-        .take(10)
-        .map(|n| {
-            format!("`{}` ({} transitive, {} direct importers)", n.id, n.importers_count, n.direct_importers_count)
+/// Modules ranked by direct importers (or by transitive dependents), within `scope`; ties beyond
+/// the last place are named.
+fn most_imported(bundle: &Bundle, scope: Scope, top: usize, transitive: bool) -> StructuralAnswer {
+    let top = top.max(1);
+    let mut counts: Vec<(usize, &str)> = bundle
+        .nodes
+        .keys()
+        .filter(|id| scope.listed(id))
+        .map(|id| {
+            let n = if transitive {
+                reachable(bundle, id, Direction::Importers, scope).iter().filter(|m| scope.listed(m)).count()
+            } else {
+                bundle
+                    .edges
+                    .iter()
+                    .filter(|e| e.dst == *id && e.src != e.dst && scope.edge(e) && scope.listed(&e.src))
+                    .count()
+            };
+            (n, id.as_str())
         })
+        .filter(|(n, _)| *n > 0)
         .collect();
-    let ranked: Vec<String> = by_rank.iter().take(10).map(|n| format!("`{}`", n.id)).collect();
-    let text =
-        format!("Most depended-on modules: {}.\nMost central by PageRank: {}.", top.join(", "), ranked.join(", "));
-    let mut cited: Vec<(String, Option<(u32, u32)>)> = Vec::new();
-    for node in by_importers.iter().take(10).chain(by_rank.iter().take(10)) {
-        if !cited.iter().any(|(id, _)| id == &node.id) {
-            cited.push((node.id.clone(), None));
-        }
-    }
-    StructuralAnswer { text, cited }
-}
-
-/// Modules ranked by how many modules import them directly, optionally counting runtime imports only
-/// and leaving test modules out (as importers and as candidates).
-fn most_imported(bundle: &Bundle, runtime: bool, without_tests: bool) -> StructuralAnswer {
-    let mut importers: BTreeMap<&str, usize> = BTreeMap::new();
-    for edge in &bundle.edges {
-        if (runtime && edge.type_checking) || (without_tests && is_test_path(&edge.src)) || edge.src == edge.dst {
-            continue;
-        }
-        *importers.entry(edge.dst.as_str()).or_default() += 1;
-    }
-    let mut ranked: Vec<(&str, usize)> =
-        importers.into_iter().filter(|(id, _)| !(without_tests && is_test_path(id))).collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-    ranked.truncate(10);
-    let mut qualifiers = Vec::new();
-    if runtime {
-        qualifiers.push("runtime imports only");
-    }
-    if without_tests {
-        qualifiers.push("not counting test modules");
-    }
-    let qualifier = if qualifiers.is_empty() { String::new() } else { format!(" ({})", qualifiers.join(", ")) };
-    let listed: Vec<String> = ranked
-        .iter()
-        .map(|(id, n)| format!("`{id}` ({n} direct importer{})", if *n == 1 { "" } else { "s" }))
-        .collect();
-    let text = if listed.is_empty() {
-        format!("No module of the repository is imported by another{qualifier}.")
-    } else {
-        format!("Most imported modules{qualifier}: {}.", listed.join(", "))
+    counts.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let shown: Vec<(usize, &str)> = counts.iter().take(top).copied().collect();
+    let what = |n: usize| match (transitive, n) {
+        (true, 1) => "module depending on it",
+        (true, _) => "modules depending on it",
+        (false, 1) => "direct importer",
+        (false, _) => "direct importers",
     };
-    StructuralAnswer { text, cited: ranked.iter().map(|(id, _)| (id.to_string(), None)).collect() }
+    let ranking = if transitive { "Most depended-on modules" } else { "Most imported modules" };
+    let qualifier = match scope.words() {
+        words if words.is_empty() => String::new(),
+        words => format!(" ({})", words.trim()),
+    };
+    let listed: Vec<String> = shown.iter().map(|(n, id)| format!("`{id}` ({n} {})", what(*n))).collect();
+    let mut text = match shown.as_slice() {
+        [] => format!("No module of the repository is imported by another{qualifier}."),
+        [(n, id)] if top == 1 => format!("The most imported module{qualifier} is `{id}`, with {n} {}.", what(*n)),
+        _ => format!("{ranking}{qualifier}: {}.", listed.join(", ")),
+    };
+    if let Some(&(last, _)) = shown.last() {
+        let tied: Vec<String> =
+            counts.iter().skip(shown.len()).take_while(|(n, _)| *n == last).map(|(_, id)| format!("`{id}`")).collect();
+        if !tied.is_empty() {
+            let _ = write!(text, " Tied with the last of those: {}.", limited(&tied, 10));
+        }
+    }
+    let modules: Vec<String> = shown.iter().map(|(_, id)| id.to_string()).collect();
+    StructuralAnswer {
+        text,
+        cited: modules.iter().map(|id| (id.clone(), None)).collect(),
+        result: ExactResult { modules: Some(modules), ..ExactResult::default() },
+    }
 }
 
-fn leaves(bundle: &Bundle) -> StructuralAnswer {
-    let leaves: Vec<String> =
-        bundle.nodes.values().filter(|n| n.imports.is_empty()).map(|n| format!("`{}`", n.id)).collect();
+/// Modules importing nothing of the repository (`Imports`), or imported by nothing (`Importers`).
+fn leaves(bundle: &Bundle, scope: Scope, part: &Part, direction: Direction) -> StructuralAnswer {
+    let mut has_edge: BTreeSet<&str> = BTreeSet::new();
+    for edge in bundle.edges.iter().filter(|e| scope.edge(e) && e.src != e.dst) {
+        has_edge.insert(if direction == Direction::Imports { edge.src.as_str() } else { edge.dst.as_str() });
+    }
+    let found: Vec<String> =
+        bundle.nodes.keys().filter(|id| scope.listed(id) && !has_edge.contains(id.as_str())).cloned().collect();
+    let quoted: Vec<String> = found.iter().map(|id| format!("`{id}`")).collect();
+    let what = if direction == Direction::Imports {
+        "import no other module of the repository"
+    } else {
+        "are imported by no other module of the repository"
+    };
     let text = format!(
-        "{} of {} modules import no other module of the repository: {}.",
-        leaves.len(),
+        "{} of {} modules {what}{}: {}.",
+        found.len(),
         bundle.nodes.len(),
-        limited(&leaves, MAX_LISTED)
+        scope.words(),
+        limited(&quoted, MAX_LISTED)
     );
-    let cited =
-        bundle.nodes.values().filter(|n| n.imports.is_empty()).take(MAX_LISTED).map(|n| (n.id.clone(), None)).collect();
-    StructuralAnswer { text, cited }
+    let _ = part;
+    StructuralAnswer {
+        text,
+        cited: found.iter().take(MAX_LISTED).map(|id| (id.clone(), None)).collect(),
+        result: ExactResult { count: Some(found.len()), modules: Some(found), ..ExactResult::default() },
+    }
+}
+
+fn exports(bundle: &Bundle, entity: &Entity) -> StructuralAnswer {
+    let (id, note) = (entity.id.as_str(), entity.note.as_str());
+    let node = &bundle.nodes[id];
+    let source = if node.exports_source == "__all__" {
+        "its `__all__`"
+    } else {
+        "its public top-level names (no `__all__`): what it defines and what it imports from the repository's own modules"
+    };
+    let mut text = format!(
+        "`{id}`{note} exports {} names, from {source}: {}.",
+        node.exports.len(),
+        code_list(&node.exports, MAX_LISTED)
+    );
+    if !node.exports_fallback.is_empty() {
+        let _ = write!(
+            text,
+            " Bound only inside `try` blocks (compatibility fallbacks, possibly `None`): {}.",
+            code_list(&node.exports_fallback, MAX_LISTED)
+        );
+    }
+    StructuralAnswer {
+        text,
+        cited: vec![(id.to_string(), None)],
+        result: ExactResult {
+            count: Some(node.exports.len()),
+            names: Some(node.exports.clone()),
+            ..ExactResult::default()
+        },
+    }
 }
 
 fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> StructuralAnswer {
@@ -347,6 +537,11 @@ fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> S
     let cited_ends = vec![(from.to_string(), None), (to.to_string(), None)];
     if direct {
         let edge = bundle.edges.iter().find(|e| e.src == from && e.dst == to && !(runtime && e.type_checking));
+        let result = ExactResult {
+            yes: Some(edge.is_some()),
+            path: edge.map(|_| vec![from.to_string(), to.to_string()]),
+            ..ExactResult::default()
+        };
         let text = match edge {
             Some(edge) => format!("Yes: `{from}` imports `{to}` directly{scope} (line {}).", edge.line),
             None => {
@@ -360,7 +555,7 @@ fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> S
                 format!("No: `{from}` does not import `{to}` directly{scope}{note}.")
             }
         };
-        return StructuralAnswer { text, cited: cited_ends };
+        return StructuralAnswer { text, cited: cited_ends, result };
     }
     match shortest_path(bundle, from, to, runtime) {
         Some(steps) => {
@@ -374,7 +569,8 @@ fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> S
                     chain.join(" → ")
                 )
             };
-            StructuralAnswer { text, cited: steps.into_iter().map(|s| (s, None)).collect() }
+            let result = ExactResult { yes: Some(true), path: Some(steps.clone()), ..ExactResult::default() };
+            StructuralAnswer { text, cited: steps.into_iter().map(|s| (s, None)).collect(), result }
         }
         None => {
             let mut hints = Vec::new();
@@ -388,6 +584,7 @@ fn path(bundle: &Bundle, from: &str, to: &str, runtime: bool, direct: bool) -> S
             StructuralAnswer {
                 text: format!("No: there is no import path from `{from}` to `{to}`{scope}{hint}."),
                 cited: cited_ends,
+                result: ExactResult { yes: Some(false), ..ExactResult::default() },
             }
         }
     }
@@ -425,36 +622,41 @@ pub fn shortest_path(bundle: &Bundle, from: &str, to: &str, runtime: bool) -> Op
     None
 }
 
-fn defined_in(bundle: &Bundle, linker: &EntityLinker<'_>, mention: &str) -> Result<StructuralAnswer, Unlinked> {
-    let name = super::entities::clean_mention(mention);
+fn defined_in(bundle: &Bundle, name: &str) -> StructuralAnswer {
     let mut found: Vec<(String, String, u32, u32)> = Vec::new();
     for node in bundle.nodes.values() {
         for symbol in &node.symbols {
             if symbol.name == name {
                 found.push((node.id.clone(), symbol.kind.clone(), symbol.line_start, symbol.line_end));
             }
-            for method in
-                symbol.methods.iter().filter(|m| m.name == name || format!("{}.{}", symbol.name, m.name) == name)
+        }
+    }
+    // Methods by their bare name only when no top-level class or function has it ("save" finds
+    // `Model.save`; "logout" finds the function, not every `logout` method).
+    let bare_ok = found.is_empty();
+    for node in bundle.nodes.values() {
+        for symbol in &node.symbols {
+            for method in symbol
+                .methods
+                .iter()
+                .filter(|m| (bare_ok && m.name == name) || format!("{}.{}", symbol.name, m.name) == name)
             {
                 found.push((node.id.clone(), format!("method of {}", symbol.name), method.line_start, method.line_end));
             }
         }
     }
-    if found.is_empty() {
-        // Maybe a misspelling, or a module name.
-        return match linker.link(&name) {
-            Some(Linked::Symbol { name: corrected, .. }) if corrected != name => defined_in(bundle, linker, &corrected),
-            Some(Linked::Module { id, .. }) => {
-                Ok(StructuralAnswer { text: format!("`{name}` is the module `{id}`."), cited: vec![(id, None)] })
-            }
-            _ => Err(Unlinked { mention: name.clone(), suggestions: suggestions(bundle, &name) }),
-        };
-    }
     let places: Vec<String> =
         found.iter().map(|(id, kind, start, end)| format!("`{id}` lines {start}-{end} ({kind})")).collect();
-    let text = format!("`{name}` is defined in {}.", limited(&places, MAX_LISTED));
+    let mut modules: Vec<String> = found.iter().map(|(id, ..)| id.clone()).collect();
+    modules.dedup();
+    let text = if found.is_empty() {
+        format!("No module of the repository defines `{name}` at its top level.")
+    } else {
+        format!("`{name}` is defined in {}.", limited(&places, MAX_LISTED))
+    };
     let cited = found.into_iter().map(|(id, _, start, end)| (id, Some((start, end)))).collect();
-    Ok(StructuralAnswer { text, cited })
+    let result = ExactResult { count: Some(modules.len()), modules: Some(modules), ..ExactResult::default() };
+    StructuralAnswer { text, cited, result }
 }
 
 /// `shown` (one end of the edge src → dst) with the edge's flags.
@@ -471,15 +673,6 @@ fn describe_edge(bundle: &Bundle, src: &str, dst: &str, shown: &str) -> String {
         flags.push("inside a function");
     }
     if flags.is_empty() { format!("`{shown}`") } else { format!("`{shown}` ({})", flags.join(", ")) }
-}
-
-fn ambiguity_note(alternatives: &[String]) -> String {
-    if alternatives.is_empty() {
-        String::new()
-    } else {
-        let shown: Vec<String> = alternatives.iter().take(3).map(|a| format!("`{a}`")).collect();
-        format!(" (also matching: {})", shown.join(", "))
-    }
 }
 
 /// Module ids whose names look most like the mention, for "did you mean" replies.
@@ -507,4 +700,36 @@ fn code_list(items: &[String], max: usize) -> String {
 
 fn or_none(items: &[String]) -> String {
     if items.is_empty() { "none".to_string() } else { items.join(", ") }
+}
+
+/// One line per named module: what it imports and what imports it, for answers that retrieval gives.
+pub fn graph_facts(bundle: &Bundle, entities: &[Entity]) -> Vec<(String, String)> {
+    let mut seen = BTreeSet::new();
+    let mut facts = Vec::new();
+    for entity in entities {
+        let Some(node) = bundle.nodes.get(&entity.id) else { continue };
+        if !seen.insert(node.id.clone()) {
+            continue;
+        }
+        let importers: Vec<String> =
+            bundle.edges.iter().filter(|e| e.dst == node.id).map(|e| format!("`{}`", e.src)).collect();
+        let imports: Vec<String> = node.imports.iter().map(|i| format!("`{i}`")).collect();
+        let cycle = if node.scc_size > 1 {
+            format!("; in an import cycle of {} modules", node.scc_size)
+        } else {
+            String::new()
+        };
+        facts.push((
+            node.id.clone(),
+            format!(
+                "imports {} module(s) ({}); imported directly by {} ({}); {} module(s) depend on it{cycle}",
+                imports.len(),
+                limited(&imports, 8),
+                importers.len(),
+                limited(&importers, 8),
+                node.importers_count
+            ),
+        ));
+    }
+    facts
 }

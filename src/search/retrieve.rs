@@ -57,6 +57,9 @@ pub struct Retrieval {
     pub folders: Vec<String>,
     /// The words sent to the full-text index.
     pub query_words: Vec<String>,
+    /// What the import graph says about the modules the question names (module id, facts), added by
+    /// the answerer when it understood names but not the whole question.
+    pub graph_facts: Vec<(String, String)>,
 }
 
 /// `chosen_folders` are folders picked by a language model, used instead of lexical scoring when given.
@@ -80,7 +83,14 @@ pub async fn retrieve(
     let ranked = rank_modules(bundle, question, &pool, &folders, wants_tests, &RANK_WEIGHTS);
     let hits = best_chunks(pool, &ranked, limit);
     let modules = ranked.into_iter().filter(|(id, _)| hits.iter().any(|hit| &hit.module == id)).collect();
-    Ok(Retrieval { hits, modules, central: central_modules(bundle, N_CENTRAL), folders, query_words })
+    Ok(Retrieval {
+        hits,
+        modules,
+        central: central_modules(bundle, N_CENTRAL),
+        folders,
+        query_words,
+        graph_facts: Vec::new(),
+    })
 }
 
 /// Module ids with their scores, best first, from the chunk pool (in fused order) and the bundle.

@@ -1,0 +1,703 @@
+//! One clause of a question read into a [`Part`]: which modules it names and in which role (the
+//! importer or the imported, from the voice of the verb, the noun, "from … to …", or what changes),
+//! which relation the cue words ask for, and the modifiers. Anything it cannot place — a word about
+//! behaviour, an exclusion it cannot apply, a name that links to nothing, more than one unknown word —
+//! makes the clause [`Outcome::Unsure`] rather than guessed.
+
+use super::lexicon::{Cue, FILLER, Family, Hit};
+use super::words::{Word, number};
+use super::{Entity, Part, Relation};
+use crate::answer::entities::Linked;
+
+/// A word that may name a module or a symbol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// Position of the word in the question.
+    pub index: usize,
+    pub text: String,
+    /// The module it names and others with the same name.
+    pub module: Option<(String, Vec<String>)>,
+    /// The class or function it names and the modules defining it.
+    pub symbol: Option<(String, Vec<String>)>,
+    /// Written as code or called a module: certainly a name, not English.
+    pub strong: bool,
+    pub possessive: bool,
+}
+
+impl Mention {
+    pub fn new(index: usize, word: &Word, linked: Option<Linked>, symbol: Option<Vec<String>>, strong: bool) -> Self {
+        let mut module = None;
+        let mut symbol = symbol.map(|modules| (word.text.clone(), modules));
+        match linked {
+            Some(Linked::Module { id, alternatives }) => module = Some((id, alternatives)),
+            Some(Linked::Symbol { name, modules }) => symbol = symbol.or(Some((name, modules))),
+            None => {}
+        }
+        Mention { index, text: word.text.clone(), module, symbol, strong, possessive: word.possessive }
+    }
+
+    /// The module this mention stands for: the module it names, else the module defining its symbol.
+    pub fn entity(&self) -> Option<Entity> {
+        if let Some((id, alternatives)) = &self.module {
+            let note = if alternatives.is_empty() {
+                String::new()
+            } else {
+                let shown: Vec<String> = alternatives.iter().take(3).map(|a| format!("`{a}`")).collect();
+                format!(" (also matching: {})", shown.join(", "))
+            };
+            return Some(Entity { mention: self.text.clone(), id: id.clone(), note });
+        }
+        let (name, modules) = self.symbol.as_ref()?;
+        let id = modules.first()?.clone();
+        Some(Entity { mention: self.text.clone(), note: format!(" (`{name}` is defined in `{id}`)"), id })
+    }
+
+    fn unlinked(&self) -> bool {
+        self.module.is_none() && self.symbol.is_none()
+    }
+}
+
+/// What one clause says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Part(Part),
+    /// Only framing ("Two questions:", "Answer both.").
+    Empty,
+    /// "If so, which ones?": the previous question again, as a list.
+    FollowUp,
+    /// Names and no question ("For A and for B:"); the next clause asks about them.
+    EntitiesOnly(Vec<Entity>),
+    /// A name written as code ("`shop/nonexistent.py`") that names nothing in the index.
+    Unknown(String),
+    Unsure(String),
+}
+
+/// A clause: a range of the question's words with its cues and mentions.
+#[derive(Debug, Clone)]
+pub struct Clause<'w> {
+    words: &'w [Word],
+    start: usize,
+    end: usize,
+    hits: Vec<Hit>,
+    pub mentions: Vec<Mention>,
+}
+
+const WH: &[&str] = &["what", "which", "who", "whom", "where"];
+const AUX: &[&str] =
+    &["is", "are", "does", "do", "did", "can", "could", "will", "would", "has", "have", "was", "were", "should"];
+const OPENERS: &[&str] = &["hey", "hi", "so", "ok", "okay", "and", "also", "then", "but", "quick", "q", "well", "or"];
+const STARTERS: &[&str] = &[
+    "what", "which", "who", "whom", "where", "how", "why", "does", "do", "did", "is", "are", "can", "could", "would",
+    "will", "list", "show", "give", "tell", "name", "find", "if", "and", "also", "then", "plus", "or", "count", "i",
+    "please", "answer", "so",
+];
+const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both"];
+
+/// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
+/// "also" or "then" when a new question follows ("what imports a and what imports b").
+pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
+    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
+    let mut cuts = vec![0];
+    for i in 0..words.len() {
+        let next = i + 1;
+        if next >= words.len() {
+            break;
+        }
+        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
+            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"));
+        let comma = words[i].comma_after && starts_clause(next);
+        if words[i].boundary_after || comma || conjunction {
+            cuts.push(next);
+        }
+    }
+    cuts.dedup();
+    cuts.push(words.len());
+    let clause = |start: usize, end: usize| Clause {
+        words,
+        start,
+        end,
+        hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
+        mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
+    };
+    let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
+    // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
+    // exactly?") belongs to the clause before it, or to the next one when it comes first.
+    let mut i = 0;
+    while clauses.len() > 1 && i < clauses.len() {
+        if clauses[i].only_qualifies() {
+            let (into, from) = if i == 0 { (1, 0) } else { (i - 1, i) };
+            let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
+            let mut merged = clause(start, end);
+            // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
+            let qualifier = &clauses[i];
+            merged.hits.retain(|h| !(qualifier.start <= h.start && h.start < qualifier.end && is_edge(h.cue)));
+            clauses[into] = merged;
+            clauses.remove(from);
+            i = 0;
+            continue;
+        }
+        i += 1;
+    }
+    clauses
+}
+
+fn is_edge(cue: Cue) -> bool {
+    matches!(cue, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The importer.
+    From,
+    /// The imported.
+    To,
+}
+
+impl Clause<'_> {
+    /// Takes over names from another clause, placed where a pronoun stands ("each of them"), else at the end.
+    pub fn adopt(&mut self, mentions: Vec<Mention>) {
+        let at = (self.start..self.end).find(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).unwrap_or(self.end);
+        self.mentions = mentions.into_iter().map(|m| Mention { index: at, ..m }).collect();
+    }
+
+    /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import
+    /// words of a clause are allowed only next to "TYPE_CHECKING" or "runtime".
+    fn only_qualifies(&self) -> bool {
+        let qualifier = |c: Cue| {
+            matches!(
+                c,
+                Cue::Exclude
+                    | Cue::Tests
+                    | Cue::NonTest
+                    | Cue::TypeChecking
+                    | Cue::Runtime
+                    | Cue::Direct
+                    | Cue::Transitive
+                    | Cue::Count
+                    | Cue::Top
+                    | Cue::Most
+                    | Cue::YesNo
+                    | Cue::Filler
+                    | Cue::Have
+                    | Cue::Negation
+            )
+        };
+        let about_type_checking = self.has(Cue::TypeChecking) || self.has(Cue::Runtime);
+        self.mentions.is_empty()
+            && !self.hits.is_empty()
+            && self.hits.iter().any(|h| !matches!(h.cue, Cue::Filler | Cue::Have | Cue::Negation))
+            && self.hits.iter().all(|h| qualifier(h.cue) || (about_type_checking && is_edge(h.cue)))
+            && !self.has_word(WH)
+    }
+
+    pub fn has_pronoun(&self) -> bool {
+        self.range().any(|i| PRONOUNS.contains(&self.words[i].lower.as_str()))
+    }
+
+    /// Whether the clause has a cue that asks something on its own.
+    pub fn asks(&self) -> bool {
+        self.hits.iter().any(|h| {
+            !matches!(h.cue, Cue::Filler | Cue::YesNo | Cue::Have | Cue::Negation | Cue::Direct | Cue::Transitive)
+        })
+    }
+
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
+    fn lower(&self, i: usize) -> &str {
+        self.words.get(i).map_or("", |w| w.lower.as_str())
+    }
+
+    fn has(&self, cue: Cue) -> bool {
+        self.hits.iter().any(|h| h.cue == cue)
+    }
+
+    fn find(&self, wanted: impl Fn(Cue) -> bool) -> Option<Hit> {
+        self.hits.iter().copied().find(|h| wanted(h.cue))
+    }
+
+    fn covered(&self, i: usize) -> bool {
+        self.hits.iter().any(|h| h.start <= i && i < h.end)
+    }
+
+    fn has_word(&self, words: &[&str]) -> bool {
+        self.range().any(|i| words.contains(&self.lower(i)))
+    }
+
+    /// The first word after openers ("hey, quick q:") is an auxiliary: a yes/no question. "Can you list…"
+    /// is a request, not a yes/no question.
+    fn yes_no(&self) -> bool {
+        let first = self.range().find(|&i| !OPENERS.contains(&self.lower(i)));
+        let asks_yes_no = first.is_some_and(|i| {
+            AUX.contains(&self.lower(i))
+                && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
+        });
+        let whether = self.range().any(|i| {
+            self.lower(i) == "if"
+                && i > 0
+                && matches!(self.lower(i - 1), "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure")
+        });
+        asks_yes_no || whether || self.has(Cue::YesNo)
+    }
+
+    /// Words the lexicon, the names and the framing do not account for.
+    fn unknown_words(&self) -> Vec<&str> {
+        self.range()
+            .filter(|&i| {
+                let word = &self.words[i];
+                !self.covered(i)
+                    && !self.mentions.iter().any(|m| m.index == i)
+                    && !FILLER.contains(&word.lower.as_str())
+                    && !AUX.contains(&word.lower.as_str())
+                    && !PRONOUNS.contains(&word.lower.as_str())
+                    && !matches!(word.lower.as_str(), "how" | "why")
+                    && number(&word.lower).is_none()
+            })
+            .map(|i| self.words[i].lower.as_str())
+            .collect()
+    }
+
+    /// The word right after "which"/"what" names what is asked for: modules, a count, a cycle… or
+    /// something the graph does not hold ("which database", "what arguments").
+    fn asks_for_something_else(&self) -> Option<&str> {
+        let skip = ["other", "of", "the", "kind", "sort", "exactly", "single", "all", "are", "is", "s"];
+        for i in self.range() {
+            if !matches!(self.lower(i), "which" | "what") {
+                continue;
+            }
+            let head = (i + 1..self.end).find(|&j| !skip.contains(&self.lower(j)))?;
+            let word = &self.words[head];
+            let known = self.covered(head)
+                || self.mentions.iter().any(|m| m.index == head && !self.asked_kind(m))
+                || FILLER.contains(&word.lower.as_str())
+                || AUX.contains(&word.lower.as_str())
+                || number(&word.lower).is_some();
+            if !known {
+                return Some(word.text.as_str());
+            }
+        }
+        None
+    }
+
+    pub fn parse(&self) -> Outcome {
+        let unknown = self.unknown_words();
+        if self.mentions.is_empty() && !self.asks() {
+            let follows_up = self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]);
+            return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
+        }
+        if self.has(Cue::Behaviour) {
+            return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
+        }
+        if let Some(head) = self.asks_for_something_else() {
+            return Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold"));
+        }
+        // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
+        let main_do = self.range().any(|i| {
+            self.lower(i) == "do"
+                && self.mentions.iter().any(|m| m.index < i)
+                && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
+        });
+        // "What does X use Y for?": a purpose.
+        let purpose = self.end > self.start && self.lower(self.end - 1) == "for";
+        if main_do || purpose {
+            return Outcome::Unsure("asks what code does or what it is for".into());
+        }
+        if unknown.len() > 1 {
+            return Outcome::Unsure(format!("words I could not place: {}", unknown.join(", ")));
+        }
+        if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
+            return Outcome::Unknown(m.text.clone());
+        }
+        let mut part = match self.relation() {
+            Ok(Some(part)) => part,
+            Ok(None) => return self.without_relation(),
+            Err(reason) => return Outcome::Unsure(reason),
+        };
+        if let Err(reason) = self.modifiers(&mut part) {
+            return Outcome::Unsure(reason);
+        }
+        Outcome::Part(part)
+    }
+
+    /// A clause with names and no relation: "Locate Flask:", "where is Blueprint?", "For A and for B:".
+    fn without_relation(&self) -> Outcome {
+        if self.has_word(&["where", "find", "locate"])
+            && let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
+        {
+            return Outcome::Part(self.defined_in(m));
+        }
+        let mut entities: Vec<Entity> = self.mentions.iter().filter(|m| m.strong).filter_map(Mention::entity).collect();
+        if entities.is_empty() {
+            entities = self.mentions.iter().filter_map(Mention::entity).collect();
+        }
+        if entities.is_empty() {
+            Outcome::Unsure("no structural question found".into())
+        } else {
+            Outcome::EntitiesOnly(entities)
+        }
+    }
+
+    fn defined_in(&self, mention: &Mention) -> Part {
+        let mut part = Part::new(Relation::DefinedIn);
+        part.symbol = mention.symbol.as_ref().map(|(name, _)| name.clone());
+        part
+    }
+
+    /// The names the relation is about: those surely names, else the English-looking ones.
+    fn names(&self) -> Result<Vec<&Mention>, String> {
+        let strong: Vec<&Mention> =
+            self.mentions.iter().filter(|m| (m.strong || self.placed(m)) && self.names_a_module(m)).collect();
+        if !strong.is_empty() {
+            return Ok(strong);
+        }
+        let weak: Vec<&Mention> = self.mentions.iter().filter(|m| m.module.is_some()).collect();
+        let weak: Vec<&Mention> = weak.into_iter().filter(|m| !self.asked_kind(m)).collect();
+        if weak.len() > 2 {
+            return Err("too many words that could be module names".into());
+        }
+        Ok(weak)
+    }
+
+    /// A module, or a class or function defined in exactly one module (standing for that module).
+    fn names_a_module(&self, mention: &Mention) -> bool {
+        mention.module.is_some()
+            || (mention.strong && mention.symbol.as_ref().is_some_and(|(_, modules)| modules.len() == 1))
+    }
+
+    /// The noun right after "which"/"what" that is not followed by "module(s)": the kind of thing
+    /// asked for ("which database …"), even when a module happens to have that name.
+    fn asked_kind(&self, mention: &Mention) -> bool {
+        let after_wh = mention.index > self.start && matches!(self.lower(mention.index - 1), "which" | "what");
+        let module_follows =
+            matches!(self.lower(mention.index + 1), "module" | "modules" | "file" | "files" | "package" | "packages");
+        // "what services imports": the name is the subject of the relation that follows.
+        let relation_follows = self.hits.iter().any(|h| {
+            h.start == mention.index + 1
+                && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Export | Cue::Define | Cue::Impact)
+        });
+        after_wh && !module_follows && !relation_follows && !mention.strong
+    }
+
+    /// An English-looking name where a module is expected: after a preposition or a relation word
+    /// ("from models", "importers of tasks", "breaking conf"), or as the subject of one ("models depends on").
+    fn placed(&self, mention: &Mention) -> bool {
+        const BEFORE: &[&str] = &[
+            "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
+            "are", "can", "could",
+        ];
+        let relation_word = |i: usize| {
+            self.hits.iter().any(|h| {
+                h.start <= i
+                    && i < h.end
+                    && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Change | Cue::Impact | Cue::Path)
+            })
+        };
+        let previous = mention.index.checked_sub(1);
+        previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
+            || relation_word(mention.index + 1)
+    }
+
+    /// The relation, its modules and the modifiers that decide which relation it is.
+    fn relation(&self) -> Result<Option<Part>, String> {
+        let names = self.names()?;
+        let entities = |ms: &[&Mention]| ms.iter().filter_map(|m| m.entity()).collect::<Vec<_>>();
+        let edge = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_)));
+        if self.has(Cue::Least) {
+            return Err("asks for the fewest, which I do not rank".into());
+        }
+        let exports_of_module =
+            self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
+        let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
+        let looks_for = self.has_word(&["where", "find", "locate"]) && edge.is_none() && names_symbol;
+        if !exports_of_module && (self.has(Cue::Define) || looks_for) {
+            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
+            let symbol = with_symbol()
+                .find(|m| self.words[m.index].code)
+                .or_else(|| with_symbol().find(|m| m.strong))
+                .or_else(|| with_symbol().next());
+            return match symbol {
+                Some(m) => Ok(Some(self.defined_in(m))),
+                None if self.has(Cue::Define) => {
+                    Err("asks where something is defined, but names no class or function I know".into())
+                }
+                None => Ok(None),
+            };
+        }
+        if self.has(Cue::Export) {
+            if names.len() != 1 {
+                return Err("asks for exports without naming one module".into());
+            }
+            let mut part = Part::new(Relation::Exports);
+            part.modules = entities(&names);
+            return Ok(Some(part));
+        }
+        let itself = self.has(Cue::Itself) && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct);
+        if self.has(Cue::Cycle) || itself {
+            let relation = match names.len() {
+                0 if self.has(Cue::Most) => Relation::LargestCycle,
+                0 => Relation::Cycles,
+                1 => Relation::CycleOf,
+                _ => return Err("asks about a cycle and several modules".into()),
+            };
+            let mut part = Part::new(relation);
+            part.modules = entities(&names);
+            return Ok(Some(part));
+        }
+        let strong_names = names.iter().any(|m| m.strong);
+        let negated = self.negation_left();
+        if !strong_names && (self.has(Cue::Leaves) || negated) {
+            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
+            return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
+                Relation::Roots
+            } else {
+                Relation::Leaves
+            })));
+        }
+        if negated {
+            return Err("asks about what is not imported, which I do not list".into());
+        }
+        if self.has(Cue::Most) || self.has(Cue::Top) {
+            if strong_names {
+                return Err("asks for a ranking within part of the repository".into());
+            }
+            if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
+                return Err("asks for the most of something other than imports".into());
+            }
+            let depends = matches!(
+                edge.map(|h| h.cue),
+                Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
+            );
+            let transitive = self.has(Cue::Central)
+                || (self.has(Cue::Transitive) && !self.has(Cue::Direct))
+                || (depends && self.has(Cue::Transitive));
+            let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
+            let plural = self.has_word(&["modules", "files", "ones", "packages"]);
+            let asked = self
+                .range()
+                .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
+                .find_map(|i| number(self.lower(i)));
+            part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
+            return Ok(Some(part));
+        }
+        self.edge_relation(&names)
+    }
+
+    /// "not", "no", "nothing" not already part of a phrase, and not the "not" of "doesn't X import Y?".
+    fn negation_left(&self) -> bool {
+        self.hits.iter().any(|h| {
+            h.cue == Cue::Negation
+                && !(h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
+                && !(self.has(Cue::TypeChecking))
+        })
+    }
+
+    fn first_word(&self) -> usize {
+        self.range().find(|&i| !OPENERS.contains(&self.lower(i))).unwrap_or(self.start)
+    }
+
+    /// Imports, importers, dependents, dependencies, or a path between two modules.
+    fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, String> {
+        let primary = self
+            .find(|c| c == Cue::Path)
+            .filter(|_| self.has_word(&["from", "between"]) || !self.has(Cue::Impact))
+            .filter(|_| names.len() == 2)
+            .or_else(|| self.verb_between(names))
+            .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
+            .or_else(|| self.find(|c| matches!(c, Cue::NounOut(_) | Cue::NounIn(_))))
+            .or_else(|| self.find(|c| matches!(c, Cue::Impact | Cue::Upstream | Cue::Change)))
+            .or_else(|| self.find(|c| c == Cue::Path));
+        let Some(primary) = primary else {
+            return Ok(None);
+        };
+        if names.is_empty() {
+            return Err("asks about imports without naming a module I know".into());
+        }
+        let family = match primary.cue {
+            Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
+            _ => Family::Depend,
+        };
+        // One sure name and an English-looking one on the other side of the verb ("does the json
+        // module depend on app"): the second is the other end.
+        let mut names: Vec<&Mention> = names.to_vec();
+        if names.len() == 1 && names[0].strong {
+            let role = self.role(names[0], primary, &names);
+            let other = self.mentions.iter().filter(|m| !m.strong && m.module.is_some()).find(|m| {
+                let pair = [names[0], *m];
+                self.role(m, primary, &pair) != role && self.role(names[0], primary, &pair) == role
+            });
+            if let Some(other) = other {
+                names.push(other);
+                names.sort_by_key(|m| m.index);
+            }
+        }
+        let names = names.as_slice();
+        let roles: Vec<Role> = names.iter().map(|m| self.role(m, primary, names)).collect();
+        let from: Vec<&Mention> =
+            names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
+        let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
+        let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
+        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
+        let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
+        // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
+        // answers "how" or "why".
+        if asks_how && family == Family::Use {
+            return Err("asks how code uses other code, which is behaviour".into());
+        }
+        let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
+        if from.len() == 1 && to.len() == 1 {
+            let mut part = Part::new(Relation::Reach);
+            part.modules = vec![entity(from[0])?, entity(to[0])?];
+            part.transitive = !direct
+                && (explicit_transitive
+                    || asks_how
+                    || self.has(Cue::Path)
+                    || self.has(Cue::Impact)
+                    || family != Family::Import);
+            return Ok(Some(part));
+        }
+        if asks_how {
+            return Err("asks how, which only a path between two modules answers".into());
+        }
+        let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
+        let (relation, ms) = match (from.is_empty(), to.is_empty()) {
+            (false, true) => {
+                let transitive = !direct
+                    && (explicit_transitive
+                        || (family == Family::Depend && everything && primary.cue != Cue::Verb(Family::Depend)));
+                (if transitive { Relation::Dependencies } else { Relation::Imports }, from)
+            }
+            (true, false) => {
+                let transitive = !direct
+                    && (explicit_transitive
+                        || self.has(Cue::Impact)
+                        || (family == Family::Depend && !matches!(primary.cue, Cue::Passive(_))));
+                (if transitive { Relation::Dependents } else { Relation::Importers }, to)
+            }
+            _ => return Err("the roles of the modules named are unclear".into()),
+        };
+        let mut part = Part::new(relation);
+        part.modules = ms.into_iter().map(entity).collect::<Result<_, _>>()?;
+        Ok(Some(part))
+    }
+
+    /// With two names, the verb between them ("importing A leads to B being imported": "leads to").
+    fn verb_between(&self, names: &[&Mention]) -> Option<Hit> {
+        let [first, second] = names else { return None };
+        self.hits.iter().copied().find(|h| {
+            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && first.index < h.start && h.start < second.index
+        })
+    }
+
+    /// Whether `mention` is the importer or the imported, from the primary cue.
+    fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
+        let before = mention.index < primary.start;
+        let preceded_by = |words: &[&str]| {
+            mention.index > 0 && words.contains(&self.lower(mention.index - 1))
+                || mention.index > 1
+                    && words.contains(&self.lower(mention.index - 2))
+                    && matches!(self.lower(mention.index - 1), "the" | "a" | "file" | "module")
+        };
+        let have = self.find(|c| c == Cue::Have).filter(|h| h.start < primary.start);
+        match primary.cue {
+            Cue::Verb(_) => {
+                if before {
+                    Role::From
+                } else {
+                    Role::To
+                }
+            }
+            Cue::Passive(_) => match have {
+                Some(h) if mention.index < h.start => Role::From,
+                Some(_) => Role::To,
+                None if before => Role::To,
+                None => Role::From,
+            },
+            Cue::NounOut(_) | Cue::NounIn(_) => {
+                let owner = if let Some(h) = have
+                    && mention.index > h.start
+                    && mention.index < primary.start
+                {
+                    // "modules that have X as a dependency": X is what they import.
+                    false
+                } else {
+                    // The owner of "X's importers", "imports of X", "importers for X"; when no name is
+                    // marked as one, every name is ("importers for both A and B").
+                    let marked = |m: &Mention, words: &[&str]| {
+                        let before = |k: usize| m.index >= k && words.contains(&self.lower(m.index - k));
+                        before(1)
+                            || (before(2)
+                                && matches!(self.lower(m.index - 1), "the" | "a" | "file" | "module" | "both"))
+                    };
+                    // "for both A and B": B shares A's mark.
+                    let coordinated = |m: &Mention| {
+                        matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
+                            && names.iter().any(|other| other.index < m.index)
+                    };
+                    let mention = names
+                        .iter()
+                        .rfind(|other| other.index < mention.index)
+                        .filter(|_| coordinated(mention))
+                        .copied()
+                        .unwrap_or(mention);
+                    let strongly = |m: &Mention| m.possessive || marked(m, &["of", "in"]);
+                    if names.iter().any(|m| strongly(m)) {
+                        strongly(mention)
+                    } else if names.iter().any(|m| marked(m, &["for"])) {
+                        marked(mention, &["for"])
+                    } else {
+                        true
+                    }
+                };
+                let owner_imports = matches!(primary.cue, Cue::NounOut(_));
+                if owner == owner_imports { Role::From } else { Role::To }
+            }
+            Cue::Path => {
+                if preceded_by(&["to", "reaches", "reach"]) {
+                    Role::To
+                } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| m.index == mention.index) {
+                    Role::From
+                } else {
+                    Role::To
+                }
+            }
+            Cue::Upstream => Role::From,
+            _ => {
+                // Impact: the module that changes is imported by the ones affected.
+                let changed = self.hits.iter().any(|h| {
+                    h.cue == Cue::Change
+                        && (h.end == mention.index || h.end + 1 == mention.index || h.start == mention.index + 1)
+                }) || preceded_by(&["of", "to"]);
+                if changed || names.len() == 1 { Role::To } else { Role::From }
+            }
+        }
+    }
+
+    /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.
+    fn modifiers(&self, part: &mut Part) -> Result<(), String> {
+        let type_checking = self.has(Cue::TypeChecking);
+        part.runtime = self.has(Cue::Runtime)
+            || (type_checking && (self.has(Cue::Exclude) || self.has(Cue::Negation) || self.has(Cue::NonTest)));
+        if type_checking && !part.runtime {
+            return Err("asks about type-checking imports alone".into());
+        }
+        let tests = self.has(Cue::Tests);
+        part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
+        part.only_tests = tests && !part.without_tests;
+        if self.has(Cue::Exclude) && !tests && !type_checking {
+            return Err("leaves something out that I cannot leave out".into());
+        }
+        part.count =
+            self.has(Cue::Count) && !matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);
+        part.yes_no = self.yes_no();
+        if part.only_tests
+            && !matches!(
+                part.relation,
+                Relation::Importers | Relation::Dependents | Relation::Imports | Relation::Dependencies
+            )
+        {
+            return Err("restricts to tests where I cannot".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,364 @@
+//! Query understanding: a question is parsed, not matched. Words are split with their spans
+//! (`words`), the names in them linked to modules and symbols, the cue words found (`lexicon`), the
+//! question cut into clauses, and each clause read for its relation, the direction of that relation
+//! (active and passive voice, nouns such as "importers of"), and the modifiers that change the answer
+//! (`clause`). A question is answered from the graph only when every part of it was understood;
+//! otherwise [`Understanding::unsure`] says what was not, and the question goes to retrieval.
+
+mod clause;
+pub mod lexicon;
+pub mod words;
+
+use serde::Serialize;
+
+use self::clause::{Mention, Outcome};
+use self::lexicon::{Cue, Hit};
+use self::words::Word;
+use super::entities::EntityLinker;
+use super::structural::ExactResult;
+
+/// What a part of a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// The modules a module imports (one hop).
+    Imports,
+    /// The modules that import a module (one hop).
+    Importers,
+    /// Every module that reaches a module along imports: what a change to it can affect.
+    Dependents,
+    /// Every module a module reaches along imports.
+    Dependencies,
+    /// Whether the first module reaches the second (one hop when `direct`), with the chain.
+    Reach,
+    /// The import cycle a module is in.
+    CycleOf,
+    /// All import cycles.
+    Cycles,
+    /// The largest import cycle.
+    LargestCycle,
+    /// Modules ranked by direct importers.
+    MostImported,
+    /// Modules ranked by transitive dependents.
+    MostDependedOn,
+    /// Modules that import no other module of the repository.
+    Leaves,
+    /// Modules that no other module imports.
+    Roots,
+    /// Where a class or function is defined.
+    DefinedIn,
+    /// The names a module exports.
+    Exports,
+}
+
+/// A module the question names, as written and as linked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entity {
+    pub mention: String,
+    pub id: String,
+    /// Said when the link needs explaining: other modules with the same name, or the module of a symbol.
+    #[serde(skip)]
+    pub note: String,
+}
+
+/// One structural question inside the question, fully understood.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Part {
+    pub relation: Relation,
+    /// The modules it is about; for [`Relation::Reach`], `[from, to]`.
+    pub modules: Vec<Entity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Leave out imports inside `if TYPE_CHECKING:`.
+    pub runtime: bool,
+    /// For [`Relation::Reach`]: through other modules too (false: one import).
+    pub transitive: bool,
+    /// The answer is a number.
+    pub count: bool,
+    /// The answer starts with yes or no.
+    pub yes_no: bool,
+    /// How many modules a ranking lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top: Option<usize>,
+    /// Test modules left out (as importers and as results).
+    pub without_tests: bool,
+    /// Only test modules in the result.
+    pub only_tests: bool,
+    /// The computed answer, once answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ExactResult>,
+}
+
+impl Part {
+    fn new(relation: Relation) -> Part {
+        Part {
+            relation,
+            modules: Vec::new(),
+            symbol: None,
+            runtime: false,
+            transitive: false,
+            count: false,
+            yes_no: false,
+            top: None,
+            without_tests: false,
+            only_tests: false,
+            result: None,
+        }
+    }
+}
+
+/// What was understood of a question (`understood` in `ask --format json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Understanding {
+    /// Whether the whole question was understood and answered from the graph.
+    pub complete: bool,
+    /// The structural questions it asks, in order (empty when not understood).
+    pub parts: Vec<Part>,
+    /// Why it is not answered from the graph alone, when it is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsure: Option<String>,
+    /// Every module the question names, understood or not: retrieval adds their graph facts.
+    pub linked: Vec<Entity>,
+    /// A name written as code in a structural question that names nothing in the index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
+}
+
+impl Understanding {
+    /// Whether the whole question was understood, so the graph answers it exactly.
+    pub fn complete(&self) -> bool {
+        self.complete
+    }
+}
+
+/// Reads `question` against the modules and symbols `linker` knows.
+pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
+    let words = words::words(question);
+    let hits = noun_or_verb(&words, lexicon::cues(&words));
+    let mentions = mentions(&words, &hits, linker);
+    let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
+    let clauses = clause::split(&words, &hits, &mentions);
+    let mut parts: Vec<Part> = Vec::new();
+    let mut pending_entities: Vec<Mention> = Vec::new();
+    let mut unsure = None;
+    let mut unknown = None;
+    let mut previous_mentions: Vec<Mention> = Vec::new();
+    for mut clause in clauses {
+        if clause.mentions.is_empty() && !pending_entities.is_empty() {
+            clause.adopt(std::mem::take(&mut pending_entities));
+        } else if clause.mentions.is_empty() && clause.has_pronoun() && clause.asks() {
+            clause.adopt(previous_mentions.clone());
+        }
+        let mut outcome = clause.parse();
+        // "…what do I need to retest?" after "If I modify X,": the names of the clause before.
+        if matches!(outcome, Outcome::Unsure(_)) && clause.mentions.is_empty() && !previous_mentions.is_empty() {
+            let mut again = clause.clone();
+            again.adopt(previous_mentions.clone());
+            if let Outcome::Part(part) = again.parse() {
+                outcome = Outcome::Part(part);
+                clause = again;
+            }
+        }
+        match outcome {
+            Outcome::Part(part) => {
+                previous_mentions = clause.mentions.clone();
+                parts.push(part);
+            }
+            Outcome::Empty => {}
+            // "…, and if so, which modules?": the previous part again, as a list.
+            Outcome::FollowUp => match parts.last() {
+                Some(last) => {
+                    let mut again = last.clone();
+                    again.yes_no = false;
+                    parts.push(again);
+                }
+                None => unsure = unsure.or(Some("a follow-up to nothing".to_string())),
+            },
+            // "…? And B?": the previous relation about other modules.
+            Outcome::EntitiesOnly(entities) => match parts.last() {
+                Some(last) if last.modules.len() == entities.len() && last.relation != Relation::Reach => {
+                    let mut again = last.clone();
+                    again.modules = entities;
+                    parts.push(again);
+                }
+                _ => pending_entities = clause.mentions.clone(),
+            },
+            Outcome::Unknown(name) => {
+                unsure = unsure.or(Some(format!("`{name}` names no module, file or symbol of the index")));
+                unknown = unknown.or(Some(name));
+            }
+            Outcome::Unsure(reason) => unsure = unsure.or(Some(reason)),
+        }
+    }
+    if !pending_entities.is_empty() && unsure.is_none() {
+        unsure = Some("names modules without asking anything about them".to_string());
+    }
+    if parts.is_empty() && unsure.is_none() {
+        unsure = Some("no structural question found".to_string());
+    }
+    let parts = if unsure.is_some() { Vec::new() } else { merge(parts) };
+    Understanding { complete: unsure.is_none() && !parts.is_empty(), parts, unsure, linked, unknown }
+}
+
+/// The same question asked twice ("does anything import X, and if so which?") is one part with both
+/// forms: a yes or no, then the list.
+fn merge(parts: Vec<Part>) -> Vec<Part> {
+    // "What imports A and B?" asks about each.
+    let each = parts.into_iter().flat_map(|part| {
+        if part.relation == Relation::Reach || part.modules.len() < 2 {
+            vec![part]
+        } else {
+            part.modules.iter().map(|m| Part { modules: vec![m.clone()], ..part.clone() }).collect()
+        }
+    });
+    let mut merged: Vec<Part> = Vec::new();
+    for part in each {
+        let same = merged.iter_mut().find(|p| {
+            p.relation == part.relation
+                && p.modules == part.modules
+                && p.runtime == part.runtime
+                && p.transitive == part.transitive
+        });
+        match same {
+            Some(existing) => {
+                existing.yes_no |= part.yes_no;
+                existing.count |= part.count;
+                existing.without_tests |= part.without_tests;
+            }
+            None => merged.push(part),
+        }
+    }
+    merged
+}
+
+/// "imports" is a verb ("what imports x") or a noun ("its imports", "x's direct imports").
+fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
+    const BEFORE_A_NOUN: &[&str] = &[
+        "the",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "my",
+        "your",
+        "direct",
+        "indirect",
+        "transitive",
+        "runtime",
+        "internal",
+        "any",
+        "all",
+        "of",
+        "whose",
+        "outgoing",
+        "own",
+        "in",
+        "with",
+        "first",
+        "party",
+        "has",
+        "have",
+        "those",
+        "these",
+        "such",
+    ];
+    // "TYPE_CHECKING imports", "runtime imports", "imports under TYPE_CHECKING": the import word is
+    // part of the qualifier, not the question's relation.
+    let qualifiers: Vec<(usize, usize)> =
+        hits.iter().filter(|h| matches!(h.cue, Cue::TypeChecking | Cue::Runtime)).map(|h| (h.start, h.end)).collect();
+    let import_words = ["import", "imports", "importing"];
+    for hit in &mut hits {
+        let is_import_word = hit.end == hit.start + 1 && import_words.contains(&words[hit.start].lower.as_str());
+        let follows =
+            qualifiers.iter().any(|&(_, end)| end == hit.start || (end + 1 == hit.start && words[end].lower == "only"));
+        let precedes = qualifiers.iter().any(|&(start, _)| {
+            start > hit.start + 1
+                && start <= hit.start + 4
+                && (hit.start + 1..start).all(|i| {
+                    matches!(
+                        words[i].lower.as_str(),
+                        "under"
+                            | "inside"
+                            | "in"
+                            | "within"
+                            | "behind"
+                            | "an"
+                            | "a"
+                            | "the"
+                            | "if"
+                            | "guarded"
+                            | "by"
+                            | "blocks"
+                    )
+                })
+        });
+        if is_import_word && (follows || precedes) && matches!(hit.cue, Cue::Verb(_) | Cue::NounOut(_)) {
+            hit.cue = Cue::Filler;
+        }
+    }
+    for hit in &mut hits {
+        let word = &words[hit.start];
+        if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "imports" && hit.end == hit.start + 1 {
+            let previous = hit.start.checked_sub(1).map(|i| &words[i]);
+            let of_follows = words.get(hit.end).is_some_and(|w| w.lower == "of");
+            if of_follows || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.contains(&p.lower.as_str())) {
+                hit.cue = Cue::NounOut(lexicon::Family::Import);
+            }
+        }
+    }
+    hits
+}
+
+/// Links the words that could name a module or symbol: every code word, and English-looking words
+/// that name one exactly (strong when the question calls it a module or file).
+fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Mention> {
+    let covered = |i: usize| hits.iter().any(|h| h.start <= i && i < h.end);
+    let module_noun = |i: Option<usize>| {
+        i.and_then(|i| words.get(i)).is_some_and(|w| matches!(w.lower.as_str(), "module" | "file" | "package"))
+    };
+    let mut out = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        if word.code {
+            if covered(i) {
+                continue;
+            }
+            let text = word.text.trim_end_matches(".py");
+            let symbol = linker.symbol(&word.text).or_else(|| linker.symbol(text));
+            let mut mention = Mention::new(i, word, linker.link(&word.text), symbol, true);
+            // `auth` is a module even when some function is also called `auth`.
+            if mention.module.is_none()
+                && let Some(super::entities::Linked::Module { id, alternatives }) = linker.link_word(&word.text, false)
+            {
+                mention.module = Some((id, alternatives));
+            }
+            out.push(mention);
+            continue;
+        }
+        if covered(i) {
+            continue;
+        }
+        // A capitalised word that is a class name is that class ("Order", "Config"), filler or not.
+        let symbol = linker.symbol(&word.text);
+        // The first word of a sentence is capitalised anyway ("In which file …" is not the class `In`).
+        let starts_sentence = i == 0 || words[i - 1].boundary_after;
+        let english = lexicon::FILLER.contains(&word.lower.as_str());
+        let symbol = if starts_sentence && english { None } else { symbol };
+        let capitalised = word.text.chars().next().is_some_and(char::is_uppercase);
+        if !(capitalised && symbol.is_some())
+            && (lexicon::FILLER.contains(&word.lower.as_str()) || words::number(&word.lower).is_some())
+        {
+            continue;
+        }
+        let said_module = module_noun(i.checked_sub(1)) || module_noun(Some(i + 1));
+        let linked = linker.link_word(&word.text, said_module);
+        if linked.is_some() || symbol.is_some() {
+            let strong = said_module || (symbol.is_some() && word.text.chars().next().is_some_and(char::is_uppercase));
+            out.push(Mention::new(i, word, linked, symbol, strong));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

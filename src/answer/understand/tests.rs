@@ -1,0 +1,197 @@
+//! Unit tests of query understanding over a small hand-made bundle: each relation in active and passive
+//! voice and as a noun, each modifier, each composition, and the questions that must not be answered
+//! from the graph. The module names are invented for these tests.
+
+use super::*;
+use crate::bundle::Bundle;
+
+const CART: &str = "shop/cart.py";
+const PRICING: &str = "shop/pricing.py";
+const MODELS: &str = "shop/models.py";
+const API: &str = "shop/api.py";
+
+fn bundle() -> Bundle {
+    let mut bundle: Bundle = serde_json::from_str(
+        r#"{"schema_version":"x","meta":{"generator":{"name":"s","version":"0"},"language":"python","edge_direction":"x","commit":null,"source":"git","source_roots":[],"conventions":{},"skipped_files":[]},"nodes":{},"edges":[],"cycles":[],"folder_index":{},"counts":{"modules":0,"edges":0,"type_checking_edges":0,"cycles":0,"cycles_runtime":0,"largest_cycle":0,"largest_cycle_runtime":0,"folders":0,"symbols":0,"partial_files":0,"skipped_files":0}}"#,
+    )
+    .expect("bundle skeleton");
+    let modules: [(&str, &[&str]); 6] = [
+        ("shop/__init__.py", &[]),
+        (CART, &["Cart", "add_item"]),
+        (PRICING, &["PriceRule"]),
+        (MODELS, &["Product"]),
+        (API, &["create_app"]),
+        ("tests/test_cart.py", &["test_total"]),
+    ];
+    for (id, symbols) in modules {
+        let symbols: Vec<serde_json::Value> = symbols
+            .iter()
+            .map(|name| serde_json::json!({"name": name, "kind": "class", "line_start": 1, "line_end": 2}))
+            .collect();
+        let module = id.trim_end_matches(".py").trim_end_matches("/__init__").replace('/', ".");
+        let node = serde_json::json!({
+            "id": id, "module": module, "folder": "", "is_package": false,
+            "docstring": null, "imports": [], "imports_count": 0, "importers_count": 0, "direct_importers_count": 0,
+            "scc_size": 1, "scc_size_runtime": 1, "pagerank": 0.1, "exports": [], "exports_source": "public_names",
+            "exports_fallback": [], "symbols": symbols, "entry_points": [],
+            "external_imports": {"stdlib": [], "third_party": []}, "unresolved_imports": [], "n_lines": 2,
+            "parse_status": "ok", "warnings": []
+        });
+        bundle.nodes.insert(id.to_string(), serde_json::from_value(node).expect("node"));
+    }
+    bundle
+}
+
+fn parse(question: &str) -> Understanding {
+    let bundle = bundle();
+    let linker = EntityLinker::new(&bundle);
+    understand(question, &linker)
+}
+
+/// The one part of a completely understood question.
+fn part(question: &str) -> Part {
+    let understood = parse(question);
+    assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+    assert_eq!(understood.parts.len(), 1, "{question}: {:?}", understood.parts);
+    understood.parts[0].clone()
+}
+
+fn ids(part: &Part) -> Vec<&str> {
+    part.modules.iter().map(|m| m.id.as_str()).collect()
+}
+
+#[test]
+fn direction_comes_from_voice_and_nouns() {
+    for (question, relation) in [
+        ("what does shop.cart import", Relation::Imports),
+        ("shop/cart.py imports what?", Relation::Imports),
+        ("list everything imported by shop.cart", Relation::Imports),
+        ("shop.cart's imports", Relation::Imports),
+        ("what pulls in shop.cart?", Relation::Importers),
+        ("Where is shop.cart imported?", Relation::Importers),
+        ("shop.cart is used by which modules", Relation::Importers),
+        ("importers of `shop/cart.py`", Relation::Importers),
+        ("Which modules have shop.cart as a dependency?", Relation::Importers),
+        ("Which modules is shop.cart a dependency of?", Relation::Importers),
+    ] {
+        let part = part(question);
+        assert_eq!((part.relation, ids(&part)), (relation, vec![CART]), "{question}");
+    }
+}
+
+#[test]
+fn transitive_and_direct() {
+    assert_eq!(part("What depends on shop.pricing?").relation, Relation::Dependents);
+    assert_eq!(part("what directly depends on shop.pricing").relation, Relation::Importers);
+    assert_eq!(part("which modules import shop.pricing, directly or indirectly?").relation, Relation::Dependents);
+    assert_eq!(part("What could break if someone edits shop/pricing.py?").relation, Relation::Dependents);
+    assert_eq!(part("everything shop.api pulls in, recursively").relation, Relation::Dependencies);
+    assert_eq!(part("what's upstream of shop.api").relation, Relation::Dependencies);
+}
+
+#[test]
+fn pairs_are_paths_with_their_direction() {
+    let reach = part("Does shop.api rely on shop.models?");
+    assert_eq!(
+        (reach.relation, ids(&reach), reach.transitive, reach.yes_no),
+        (Relation::Reach, vec![API, MODELS], true, true)
+    );
+    let passive = part("is shop.models imported by shop.api directly?");
+    assert_eq!((ids(&passive), passive.transitive), (vec![API, MODELS], false));
+    let path = part("show the chain of imports from shop.api to shop.models");
+    assert_eq!((path.relation, ids(&path), path.transitive), (Relation::Reach, vec![API, MODELS], true));
+    let changed = part("Would shop.api be affected if shop.models changed?");
+    assert_eq!(ids(&changed), vec![API, MODELS]);
+}
+
+#[test]
+fn modifiers_change_the_part() {
+    let runtime = part("Which modules import shop.models, ignoring TYPE_CHECKING imports?");
+    assert!(runtime.runtime && runtime.relation == Relation::Importers);
+    assert!(part("who imports shop.models at run-time").runtime);
+    let count = part("How many modules depend on shop.models?");
+    assert!(count.count && count.relation == Relation::Dependents);
+    let top = part("top 3 most imported modules excluding tests");
+    assert_eq!((top.relation, top.top, top.without_tests), (Relation::MostImported, Some(3), true));
+    assert_eq!(part("which module is imported the most?").top, Some(1));
+    assert_eq!(part("what are the most imported modules").top, Some(10));
+    let tests = part("which tests import shop.cart?");
+    assert!(tests.only_tests && !tests.without_tests);
+}
+
+#[test]
+fn cycles_leaves_definitions_exports() {
+    assert_eq!(part("Are there circular imports?").relation, Relation::Cycles);
+    assert!(part("how many import cycles are there").count);
+    assert_eq!(part("What's the biggest import loop?").relation, Relation::LargestCycle);
+    let of = part("Is shop/cart.py part of a cycle?");
+    assert_eq!((of.relation, of.yes_no), (Relation::CycleOf, true));
+    assert_eq!(part("Does shop.cart end up importing itself?").relation, Relation::CycleOf);
+    assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
+    assert_eq!(part("Which modules are imported by nothing?").relation, Relation::Roots);
+    let defined = part("Where's PriceRule declared?");
+    assert_eq!((defined.relation, defined.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
+    assert_eq!(part("find the definition of add_item").symbol.as_deref(), Some("add_item"));
+    assert_eq!(part("what is the public API of shop.api").relation, Relation::Exports);
+}
+
+#[test]
+fn compositions_answer_every_part() {
+    let both = parse("Who imports shop.cart, and who imports shop.models?");
+    let got: Vec<(Relation, Vec<&str>)> = both.parts.iter().map(|p| (p.relation, ids(p))).collect();
+    assert_eq!(got, [(Relation::Importers, vec![CART]), (Relation::Importers, vec![MODELS])]);
+    let follow = part("Is shop.models imported anywhere? If so, by which modules?");
+    assert_eq!((follow.relation, follow.yes_no), (Relation::Importers, true));
+    let shared = parse("For shop.cart and for shop.api: what imports each of them?");
+    assert_eq!(shared.parts.len(), 2, "{shared:?}");
+    let again = parse("What imports shop.cart? And shop.api?");
+    assert_eq!(again.parts.iter().map(|p| ids(p)[0]).collect::<Vec<_>>(), [CART, API]);
+}
+
+#[test]
+fn names_are_linked_tolerantly() {
+    assert_eq!(ids(&part("what imports the cart module")), [CART]);
+    assert_eq!(ids(&part("what imports the pricng module")), [PRICING], "a typo next to 'module'");
+    assert_eq!(ids(&part("what imports shop/cart")), [CART]);
+    assert_eq!(ids(&part("what imports src/shop/cart.py?")), [CART]);
+    assert_eq!(ids(&part("What's importing `cart`?")), [CART]);
+}
+
+#[test]
+fn not_sure_goes_to_retrieval() {
+    for question in [
+        "How does the cart use pricing?",
+        "Which database does shop.models use?",
+        "Why does shop.cart import shop.pricing lazily?",
+        "What does shop.cart do when shop.pricing fails to import?",
+        "Which modules other than shop.api import shop.models?",
+        "Which modules don't import shop.models?",
+        "What imports shop.nothing_here?",
+        "What is the least imported module?",
+        "Which modules import shop.models only for type checking?",
+        "Explain the checkout flow",
+    ] {
+        let understood = parse(question);
+        assert!(!understood.complete(), "{question}: {:?}", understood.parts);
+        assert!(understood.unsure.is_some(), "{question}");
+    }
+    assert_eq!(parse("How does shop.api use shop.models?").linked.len(), 2, "names are kept for the context");
+}
+
+#[test]
+fn scratch_debug() {
+    let Ok(question) = std::env::var("STRATA_PARSE_DEBUG") else { return };
+    let words = words::words(&question);
+    let hits = noun_or_verb(&words, lexicon::cues(&words));
+    for hit in &hits {
+        eprintln!("{:?} {:?}", hit.cue, &words[hit.start..hit.end].iter().map(|w| &w.lower).collect::<Vec<_>>());
+    }
+    let bundle = bundle();
+    let linker = EntityLinker::new(&bundle);
+    let mentions = mentions(&words, &hits, &linker);
+    eprintln!("{mentions:?}");
+    for clause in clause::split(&words, &hits, &mentions) {
+        eprintln!("clause {clause:?} -> {:?}", clause.parse());
+    }
+    eprintln!("{:?}", understand(&question, &linker));
+}

@@ -1,0 +1,267 @@
+//! Splitting a question into words with their byte spans: contractions expanded, possessives cut,
+//! hyphenated English split, and code-like tokens (`flask/app.py`, `flask.json.tag`, `url_for`,
+//! `` `x` ``, `ExecutionEngine`) kept whole and marked, because only those are module or symbol names
+//! for sure.
+
+/// One word of the question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// As written, without surrounding punctuation or quotes.
+    pub text: String,
+    /// Lower-cased, for matching cue words.
+    pub lower: String,
+    /// Byte span in the question.
+    pub start: usize,
+    pub end: usize,
+    /// Written as code: backticks, a path, a dotted or snake_case name, an inner capital.
+    pub code: bool,
+    /// A clause ends here (`;` `?` `:` `!`, or a full stop).
+    pub boundary_after: bool,
+    /// A comma follows: a clause may end here.
+    pub comma_after: bool,
+    /// Written with a possessive `'s` (`flask.app's imports`).
+    pub possessive: bool,
+}
+
+const CONTRACTIONS: &[(&str, &[&str])] = &[
+    ("what's", &["what", "is"]),
+    ("who's", &["who", "is"]),
+    ("where's", &["where", "is"]),
+    ("which's", &["which", "is"]),
+    ("that's", &["that", "is"]),
+    ("there's", &["there", "is"]),
+    ("how's", &["how", "is"]),
+    ("isn't", &["is", "not"]),
+    ("aren't", &["are", "not"]),
+    ("doesn't", &["does", "not"]),
+    ("don't", &["do", "not"]),
+    ("didn't", &["did", "not"]),
+    ("won't", &["will", "not"]),
+    ("can't", &["can", "not"]),
+    ("cannot", &["can", "not"]),
+    ("hasn't", &["has", "not"]),
+    ("haven't", &["have", "not"]),
+    ("wasn't", &["was", "not"]),
+    ("i'd", &["i", "would"]),
+    ("i'm", &["i", "am"]),
+    ("let's", &["let", "us"]),
+];
+
+/// The words of `question`, in order.
+pub fn words(question: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let bytes = question.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let c = question[at..].chars().next().unwrap_or(' ');
+        if c.is_whitespace() {
+            at += c.len_utf8();
+            continue;
+        }
+        // A backticked span is one code word, spaces and all.
+        if c == '`' {
+            let body_start = at + 1;
+            let close = question[body_start..].find('`').map(|i| body_start + i);
+            let end = close.unwrap_or(question.len());
+            let text = question[body_start..end].trim().to_string();
+            let mut next = close.map_or(end, |c| c + 1);
+            let mut possessive = false;
+            for suffix in ["'s", "’s"] {
+                if question[next..].starts_with(suffix) {
+                    next += suffix.len();
+                    possessive = true;
+                }
+            }
+            if !text.is_empty() {
+                let boundary_after = boundary_follows(question, next);
+                let comma_after = comma_follows(question, next);
+                let lower = text.to_lowercase();
+                out.push(Word {
+                    lower,
+                    text,
+                    start: at,
+                    end: next,
+                    code: true,
+                    boundary_after,
+                    comma_after,
+                    possessive,
+                });
+            }
+            at = next;
+            continue;
+        }
+        let end = question[at..].find(|c: char| c.is_whitespace() || c == '`').map_or(question.len(), |i| at + i);
+        push_token(&mut out, question, at, end);
+        at = end;
+    }
+    out
+}
+
+fn boundary_follows(question: &str, at: usize) -> bool {
+    question[at..].trim_start().starts_with([';', '?', ':', '!', '.'])
+}
+
+fn comma_follows(question: &str, at: usize) -> bool {
+    question[at..].trim_start().starts_with(',')
+}
+
+/// Splits a whitespace-delimited token into words.
+fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
+    let raw = &question[start..end];
+    let trimmed_start = raw.len() - raw.trim_start_matches(is_wrapping).len();
+    let inner = raw.trim_matches(is_wrapping);
+    let abbreviation =
+        ["i.e.", "e.g.", "etc.", "vs."].iter().any(|a| raw.to_lowercase().trim_start_matches('(').starts_with(a));
+    let boundary_after = raw.ends_with([';', '?', ':', '!', '.']) && !raw.ends_with("...") && !abbreviation;
+    let comma_after = raw.ends_with(',');
+    if inner.is_empty() {
+        if let Some(last) = out.last_mut() {
+            last.boundary_after |= boundary_after;
+            last.comma_after |= comma_after;
+        }
+        return;
+    }
+    let start = start + trimmed_start;
+    let inner = inner.replace(['’', '‘'], "'");
+    let lower = inner.to_lowercase();
+    if let Some((_, parts)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
+        let count = parts.len();
+        for (i, part) in parts.iter().enumerate() {
+            let mut word = plain(part, start, start + inner.len(), boundary_after && i + 1 == count);
+            word.comma_after = comma_after && i + 1 == count;
+            out.push(word);
+        }
+        return;
+    }
+    // Possessive: `flask.app's imports`.
+    let stripped = inner.strip_suffix("'s").or_else(|| inner.strip_suffix("'"));
+    let possessive = stripped.is_some();
+    let text = stripped.unwrap_or(&inner).replace("(s)", "s");
+    let text = text.strip_suffix("()").unwrap_or(&text).to_string();
+    let english_pair = text.split_once('/').is_some_and(|(a, b)| {
+        let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
+        words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
+    });
+    if is_code(&text) && !english_pair {
+        let lower = text.to_lowercase();
+        out.push(Word {
+            end: start + text.len(),
+            text,
+            lower,
+            start,
+            code: true,
+            boundary_after,
+            comma_after,
+            possessive,
+        });
+        return;
+    }
+    // English: `type-checking`, `depended-on`, `run-time` are two words.
+    let pieces: Vec<&str> = text.split(['-', '/']).filter(|p| !p.is_empty()).collect();
+    let count = pieces.len();
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let last = i + 1 == count;
+        let mut word = plain(piece, start, start + text.len(), boundary_after && last);
+        word.possessive = possessive && last;
+        word.comma_after = comma_after && last;
+        out.push(word);
+    }
+}
+
+fn plain(text: &str, start: usize, end: usize, boundary_after: bool) -> Word {
+    let lower = text.to_lowercase();
+    Word {
+        text: text.to_string(),
+        lower,
+        start,
+        end,
+        code: false,
+        boundary_after,
+        comma_after: false,
+        possessive: false,
+    }
+}
+
+fn is_wrapping(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '?' | '!' | ',' | ';' | ':' | '*' | '“' | '”'
+    ) || c == '.'
+}
+
+/// A path, a dotted or snake_case name, or a name with an inner capital (`WebSocket`, `JSONProvider`).
+pub fn is_code(text: &str) -> bool {
+    let has_inner =
+        |c: char| text.trim_matches(c).contains(c) && text.split(c).all(|part| !part.is_empty() || text.starts_with(c));
+    let inner_capital = text.chars().skip(1).any(char::is_uppercase) && text.chars().any(char::is_lowercase);
+    if !text.chars().any(char::is_alphabetic) || ["e.g", "i.e", "etc"].contains(&text.to_lowercase().as_str()) {
+        return false;
+    }
+    text.ends_with(".py")
+        || (text.contains('/') && text.chars().any(char::is_alphabetic))
+        || (has_inner('.') && text.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '_'))
+        || text.contains('_')
+        || inner_capital
+}
+
+/// `3`, `three`, `ten`...: a small count written as digits or a word.
+pub fn number(word: &str) -> Option<usize> {
+    const NAMED: &[&str] =
+        &["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    word.parse().ok().or_else(|| NAMED.iter().position(|n| *n == word)).or(match word {
+        "fifteen" => Some(15),
+        "twenty" => Some(20),
+        "dozen" => Some(12),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(question: &str) -> Vec<(String, bool)> {
+        words(question).into_iter().map(|w| (w.lower, w.code)).collect()
+    }
+
+    #[test]
+    fn code_words_stay_whole_and_english_splits() {
+        let got = texts("What's `flask/app.py`'s type-checking importer of src/a/b.py, url_for and Model.save()?");
+        let expected = [
+            ("what", false),
+            ("is", false),
+            ("flask/app.py", true),
+            ("type", false),
+            ("checking", false),
+            ("importer", false),
+            ("of", false),
+            ("src/a/b.py", true),
+            ("url_for", true),
+            ("and", false),
+            ("model.save", true),
+        ];
+        let expected: Vec<(String, bool)> = expected.iter().map(|(w, c)| (w.to_string(), *c)).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn contractions_possessives_and_boundaries() {
+        let words = words("Doesn't flask.app's loader, import x?");
+        let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
+        assert_eq!(lower, ["does", "not", "flask.app", "loader", "import", "x"]);
+        assert!(words[3].comma_after && words[5].boundary_after && !words[4].boundary_after);
+    }
+
+    #[test]
+    fn code_shapes() {
+        for code in ["a.b", "a/b.py", "snake_case", "WebSocket", "app.py", "src/flask"] {
+            assert!(is_code(code), "{code}");
+        }
+        for word in ["imports", "Flask", "JWT", "e.g", "3.5"] {
+            assert!(!is_code(word), "{word}");
+        }
+        assert_eq!(number("five"), Some(5));
+        assert_eq!(number("12"), Some(12));
+        assert_eq!(number("many"), None);
+    }
+}

@@ -289,6 +289,14 @@ fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
             kind: hit.kind.clone(),
         })
         .collect();
+    for (id, _) in &retrieval.graph_facts {
+        items.push(ContextItem {
+            id: format!("graph:{id}"),
+            module: id.clone(),
+            score: 0.0,
+            kind: "graph".to_string(),
+        });
+    }
     for central in &retrieval.central {
         items.push(ContextItem {
             id: format!("module:{central}"),

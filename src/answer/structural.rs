@@ -55,13 +55,17 @@ pub fn answer_parts(bundle: &Bundle, parts: &mut [Part]) -> StructuralAnswer {
 
 /// The exact answer to one part.
 pub fn answer_part(bundle: &Bundle, part: &Part) -> StructuralAnswer {
-    let scope = Scope { runtime: part.runtime, without_tests: part.without_tests, only_tests: part.only_tests };
+    let ranking = matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);
+    // A ranking "inside the django package": only modules under that package's folder count.
+    let within =
+        if ranking { part.modules.first().map(|m| m.id.trim_end_matches("__init__.py").to_string()) } else { None };
+    let scope = Scope { runtime: part.runtime, without_tests: part.without_tests, only_tests: part.only_tests, within };
     let module = |i: usize| part.modules.get(i);
     let mut answer = match (part.relation, module(0)) {
-        (Relation::Imports, Some(m)) => neighbours(bundle, m, Direction::Imports, scope, part),
-        (Relation::Importers, Some(m)) => neighbours(bundle, m, Direction::Importers, scope, part),
-        (Relation::Dependents, Some(m)) => reach_all(bundle, m, Direction::Importers, scope, part),
-        (Relation::Dependencies, Some(m)) => reach_all(bundle, m, Direction::Imports, scope, part),
+        (Relation::Imports, Some(m)) => neighbours(bundle, m, Direction::Imports, &scope, part),
+        (Relation::Importers, Some(m)) => neighbours(bundle, m, Direction::Importers, &scope, part),
+        (Relation::Dependents, Some(m)) => reach_all(bundle, m, Direction::Importers, &scope, part),
+        (Relation::Dependencies, Some(m)) => reach_all(bundle, m, Direction::Imports, &scope, part),
         (Relation::Reach, Some(from)) => match module(1) {
             Some(to) => path(bundle, &from.id, &to.id, part.runtime, !part.transitive),
             None => unanswerable(),
@@ -69,10 +73,10 @@ pub fn answer_part(bundle: &Bundle, part: &Part) -> StructuralAnswer {
         (Relation::CycleOf, Some(m)) => cycle_of(bundle, m, part),
         (Relation::Cycles, _) => all_cycles(bundle, part),
         (Relation::LargestCycle, _) => largest_cycle(bundle, part),
-        (Relation::MostImported, _) => most_imported(bundle, scope, part.top.unwrap_or(10), false),
-        (Relation::MostDependedOn, _) => most_imported(bundle, scope, part.top.unwrap_or(10), true),
-        (Relation::Leaves, _) => leaves(bundle, scope, part, Direction::Imports),
-        (Relation::Roots, _) => leaves(bundle, scope, part, Direction::Importers),
+        (Relation::MostImported, _) => most_imported(bundle, &scope, part.top.unwrap_or(10), false),
+        (Relation::MostDependedOn, _) => most_imported(bundle, &scope, part.top.unwrap_or(10), true),
+        (Relation::Leaves, _) => leaves(bundle, &scope, part, Direction::Imports),
+        (Relation::Roots, _) => leaves(bundle, &scope, part, Direction::Importers),
         (Relation::DefinedIn, _) => defined_in(bundle, part.symbol.as_deref().unwrap_or_default()),
         (Relation::Exports, Some(m)) => exports(bundle, m),
         _ => unanswerable(),
@@ -107,21 +111,30 @@ fn lower_first(text: &str) -> String {
 }
 
 /// Which edges count and which modules are listed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Scope {
     runtime: bool,
     without_tests: bool,
     only_tests: bool,
+    /// A folder (`django/`): modules outside it neither count nor are listed.
+    within: Option<String>,
 }
 
 impl Scope {
     fn edge(&self, edge: &crate::bundle::BundleEdge) -> bool {
         !(self.runtime && edge.type_checking)
             && !(self.without_tests && (is_test_path(&edge.src) || is_test_path(&edge.dst)))
+            && self.inside(&edge.src)
+            && self.inside(&edge.dst)
     }
 
     fn listed(&self, id: &str) -> bool {
-        if is_test_path(id) { !self.without_tests } else { !self.only_tests }
+        let kept = if is_test_path(id) { !self.without_tests } else { !self.only_tests };
+        kept && self.inside(id)
+    }
+
+    fn inside(&self, id: &str) -> bool {
+        self.within.as_deref().is_none_or(|folder| id.starts_with(folder))
     }
 
     fn words(&self) -> String {
@@ -135,6 +148,10 @@ impl Scope {
         if self.only_tests {
             words.push("test modules only");
         }
+        let within = self.within.as_deref().map(|folder| format!("inside `{folder}`"));
+        if let Some(within) = &within {
+            words.push(within);
+        }
         if words.is_empty() { String::new() } else { format!(" {}", words.join(", ")) }
     }
 }
@@ -146,7 +163,7 @@ enum Direction {
 }
 
 /// One hop: what a module imports, or what imports it.
-fn neighbours(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Scope, part: &Part) -> StructuralAnswer {
+fn neighbours(bundle: &Bundle, entity: &Entity, direction: Direction, scope: &Scope, part: &Part) -> StructuralAnswer {
     let id = entity.id.as_str();
     let note = &entity.note;
     let found: Vec<&crate::bundle::BundleEdge> = bundle
@@ -198,7 +215,7 @@ fn neighbours(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Sco
 }
 
 /// Everything reachable along imports (dependencies) or against them (dependents).
-fn reach_all(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Scope, part: &Part) -> StructuralAnswer {
+fn reach_all(bundle: &Bundle, entity: &Entity, direction: Direction, scope: &Scope, part: &Part) -> StructuralAnswer {
     let id = entity.id.as_str();
     let note = &entity.note;
     let all = reachable(bundle, id, direction, scope);
@@ -270,7 +287,7 @@ fn reach_all(bundle: &Bundle, entity: &Entity, direction: Direction, scope: Scop
 }
 
 /// Every module reachable from `id` in `direction` along the edges `scope` keeps, sorted, `id` left out.
-fn reachable(bundle: &Bundle, id: &str, direction: Direction, scope: Scope) -> Vec<String> {
+fn reachable(bundle: &Bundle, id: &str, direction: Direction, scope: &Scope) -> Vec<String> {
     let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for edge in bundle.edges.iter().filter(|e| scope.edge(e)) {
         let (from, to) = match direction {
@@ -293,7 +310,12 @@ fn reachable(bundle: &Bundle, id: &str, direction: Direction, scope: Scope) -> V
 
 /// Every module that reaches `id` along import edges, sorted.
 pub fn transitive_dependents(bundle: &Bundle, id: &str, runtime: bool) -> Vec<String> {
-    reachable(bundle, id, Direction::Importers, Scope { runtime, without_tests: false, only_tests: false })
+    reachable(
+        bundle,
+        id,
+        Direction::Importers,
+        &Scope { runtime, without_tests: false, only_tests: false, within: None },
+    )
 }
 
 /// The cycles counted with every import, or without `if TYPE_CHECKING:` imports.
@@ -418,7 +440,7 @@ fn cycle_of(bundle: &Bundle, entity: &Entity, part: &Part) -> StructuralAnswer {
 
 /// Modules ranked by direct importers (or by transitive dependents), within `scope`; ties beyond
 /// the last place are named.
-fn most_imported(bundle: &Bundle, scope: Scope, top: usize, transitive: bool) -> StructuralAnswer {
+fn most_imported(bundle: &Bundle, scope: &Scope, top: usize, transitive: bool) -> StructuralAnswer {
     let top = top.max(1);
     let mut counts: Vec<(usize, &str)> = bundle
         .nodes
@@ -473,7 +495,7 @@ fn most_imported(bundle: &Bundle, scope: Scope, top: usize, transitive: bool) ->
 }
 
 /// Modules importing nothing of the repository (`Imports`), or imported by nothing (`Importers`).
-fn leaves(bundle: &Bundle, scope: Scope, part: &Part, direction: Direction) -> StructuralAnswer {
+fn leaves(bundle: &Bundle, scope: &Scope, part: &Part, direction: Direction) -> StructuralAnswer {
     let mut has_edge: BTreeSet<&str> = BTreeSet::new();
     for edge in bundle.edges.iter().filter(|e| scope.edge(e) && e.src != e.dst) {
         has_edge.insert(if direction == Direction::Imports { edge.src.as_str() } else { edge.dst.as_str() });

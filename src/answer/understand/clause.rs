@@ -22,6 +22,8 @@ pub struct Mention {
     /// Written as code or called a module: certainly a name, not English.
     pub strong: bool,
     pub possessive: bool,
+    /// `Class.method` when the question also names the class ("the route() method of Scaffold").
+    pub qualified: Option<String>,
 }
 
 impl Mention {
@@ -33,7 +35,7 @@ impl Mention {
             Some(Linked::Symbol { name, modules }) => symbol = symbol.or(Some((name, modules))),
             None => {}
         }
-        Mention { index, text: word.text.clone(), module, symbol, strong, possessive: word.possessive }
+        Mention { index, text: word.text.clone(), module, symbol, strong, possessive: word.possessive, qualified: None }
     }
 
     /// The module this mention stands for: the module it names, else the module defining its symbol.
@@ -130,7 +132,11 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
             let mut merged = clause(start, end);
             // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
             let qualifier = &clauses[i];
-            merged.hits.retain(|h| !(qualifier.start <= h.start && h.start < qualifier.end && is_edge(h.cue)));
+            for hit in &mut merged.hits {
+                if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
+                    hit.cue = Cue::Filler;
+                }
+            }
             clauses[into] = merged;
             clauses.remove(from);
             i = 0;
@@ -307,6 +313,10 @@ impl Clause<'_> {
             return Outcome::Unsure(format!("words I could not place: {}", unknown.join(", ")));
         }
         if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
+            // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
+            if !self.asks() {
+                return Outcome::Unsure(format!("`{}` names nothing in the graph and no relation is asked", m.text));
+            }
             return Outcome::Unknown(m.text.clone());
         }
         let mut part = match self.relation() {
@@ -341,22 +351,39 @@ impl Clause<'_> {
     fn defined_in(&self, mention: &Mention) -> Part {
         let mut part = Part::new(Relation::DefinedIn);
         part.symbol = mention.symbol.as_ref().map(|(name, _)| name.clone());
+        if let Some(qualified) = &mention.qualified {
+            part.symbol = Some(qualified.clone());
+        }
         part
     }
 
     /// The names the relation is about: those surely names, else the English-looking ones.
     fn names(&self) -> Result<Vec<&Mention>, String> {
-        let strong: Vec<&Mention> =
-            self.mentions.iter().filter(|m| (m.strong || self.placed(m)) && self.names_a_module(m)).collect();
+        let strong: Vec<&Mention> = self
+            .mentions
+            .iter()
+            .filter(|m| (m.strong || self.placed(m)) && self.names_a_module(m) && !self.names_the_repository(m))
+            .collect();
         if !strong.is_empty() {
             return Ok(strong);
         }
         let weak: Vec<&Mention> = self.mentions.iter().filter(|m| m.module.is_some()).collect();
-        let weak: Vec<&Mention> = weak.into_iter().filter(|m| !self.asked_kind(m)).collect();
+        let weak: Vec<&Mention> =
+            weak.into_iter().filter(|m| !self.asked_kind(m) && !self.names_the_repository(m)).collect();
+        // A question about the whole repository (cycles, rankings, leaves) names no module unless it
+        // says so clearly.
+        if self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top) || self.has(Cue::Leaves) {
+            return Ok(Vec::new());
+        }
         if weak.len() > 2 {
             return Err("too many words that could be module names".into());
         }
         Ok(weak)
+    }
+
+    /// "the flask repository", "this django project": a name describing the repository itself.
+    fn names_the_repository(&self, mention: &Mention) -> bool {
+        matches!(self.lower(mention.index + 1), "repository" | "repo" | "project" | "codebase" | "code" | "source")
     }
 
     /// A module, or a class or function defined in exactly one module (standing for that module).
@@ -384,7 +411,7 @@ impl Clause<'_> {
     fn placed(&self, mention: &Mention) -> bool {
         const BEFORE: &[&str] = &[
             "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
-            "are", "can", "could",
+            "are", "can", "could", "with", "as", "whether",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {
@@ -393,9 +420,11 @@ impl Clause<'_> {
                     && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Change | Cue::Impact | Cue::Path)
             })
         };
+        const AFTER: &[&str] = &["is", "are", "was", "has", "have"];
         let previous = mention.index.checked_sub(1);
         previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
             || relation_word(mention.index + 1)
+            || AFTER.contains(&self.lower(mention.index + 1))
     }
 
     /// The relation, its modules and the modifiers that decide which relation it is.
@@ -432,7 +461,8 @@ impl Clause<'_> {
             part.modules = entities(&names);
             return Ok(Some(part));
         }
-        let itself = self.has(Cue::Itself) && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct);
+        let ranks = self.has(Cue::Most) || self.has(Cue::Top);
+        let itself = self.has(Cue::Itself) && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
         if self.has(Cue::Cycle) || itself {
             let relation = match names.len() {
                 0 if self.has(Cue::Most) => Relation::LargestCycle,
@@ -458,9 +488,17 @@ impl Clause<'_> {
             return Err("asks about what is not imported, which I do not list".into());
         }
         if self.has(Cue::Most) || self.has(Cue::Top) {
-            if strong_names {
-                return Err("asks for a ranking within part of the repository".into());
-            }
+            // "Inside the django package, …": a ranking within a package; any other name is unsure.
+            let within = match names.as_slice() {
+                [] => None,
+                [package]
+                    if package.strong && package.module.as_ref().is_some_and(|(id, _)| id.ends_with("__init__.py")) =>
+                {
+                    package.entity()
+                }
+                _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
+                _ => None,
+            };
             if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
                 return Err("asks for the most of something other than imports".into());
             }
@@ -478,6 +516,7 @@ impl Clause<'_> {
                 .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
                 .find_map(|i| number(self.lower(i)));
             part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
+            part.modules = within.into_iter().collect();
             return Ok(Some(part));
         }
         self.edge_relation(&names)
@@ -541,7 +580,12 @@ impl Clause<'_> {
         let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
         // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
         // answers "how" or "why".
-        if asks_how && family == Family::Use {
+        // "How does importing A lead to B?" is a path; "how does X depend on the current context" with an
+        // English-looking name is about behaviour.
+        let path_verb = ["lead", "leads", "reach", "reaches", "get", "gets", "end", "ends", "come"]
+            .contains(&self.lower(primary.start));
+        let english_name = names.iter().any(|m| !m.strong);
+        if asks_how && (family == Family::Use || (english_name && !path_verb && !self.has(Cue::Path))) {
             return Err("asks how code uses other code, which is behaviour".into());
         }
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));

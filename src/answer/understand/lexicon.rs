@@ -255,6 +255,13 @@ const PHRASES: &[Phrase] = &[
     (&["not", "only", "in"], Cue::Exclude),
     (&["not", "inside"], Cue::Exclude),
     (&["at", "least"], Cue::Filler),
+    (&["top", "level"], Cue::Filler),
+    (&["only", "happen"], Cue::Filler),
+    (&["happen", "under"], Cue::Filler),
+    (&["happen", "inside"], Cue::Filler),
+    (&["happen", "in"], Cue::Filler),
+    (&["provide"], Cue::Export),
+    (&["provides"], Cue::Export),
     (&["i", "need"], Cue::Filler),
     (&["we", "need"], Cue::Filler),
     (&["you", "need"], Cue::Filler),
@@ -508,9 +515,10 @@ fn cue_form(word: &Word) -> &str {
     }
     let bare = word.lower.trim_start_matches("if ").trim_end_matches(':');
     let bare = bare.strip_prefix("typing.").unwrap_or(bare);
-    if bare == "non-type_checking" {
+    // `TYPE_CHECKING-only`, `TYPE_CHECKING-guarded`, `non-TYPE_CHECKING`.
+    if bare.contains("type_checking") && bare.starts_with("non") {
         "runtime"
-    } else if bare == "type_checking" {
+    } else if bare.split(['-', '.']).any(|part| part == "type_checking") {
         "type_checking"
     } else if bare == "__all__" {
         "__all__"

@@ -150,6 +150,13 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             clause.adopt(previous_mentions.clone());
         }
         let mut outcome = clause.parse();
+        // "…the most imported module, and how many modules import it?": the ranking says how many.
+        let after_ranking =
+            parts.last().is_some_and(|p| matches!(p.relation, Relation::MostImported | Relation::MostDependedOn));
+        if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && matches!(outcome, Outcome::Unsure(_))
+        {
+            outcome = Outcome::FollowUp;
+        }
         // "…what do I need to retest?" after "If I modify X,": the names of the clause before.
         if matches!(outcome, Outcome::Unsure(_)) && clause.mentions.is_empty() && !previous_mentions.is_empty() {
             let mut again = clause.clone();
@@ -317,7 +324,7 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
     let module_noun = |i: Option<usize>| {
         i.and_then(|i| words.get(i)).is_some_and(|w| matches!(w.lower.as_str(), "module" | "file" | "package"))
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Mention> = Vec::new();
     for (i, word) in words.iter().enumerate() {
         if word.code {
             if covered(i) {
@@ -338,24 +345,28 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
         if covered(i) {
             continue;
         }
-        // A capitalised word that is a class name is that class ("Order", "Config"), filler or not.
-        let symbol = linker.symbol(&word.text);
-        // The first word of a sentence is capitalised anyway ("In which file …" is not the class `In`).
-        let starts_sentence = i == 0 || words[i - 1].boundary_after;
-        let english = lexicon::FILLER.contains(&word.lower.as_str());
-        let symbol = if starts_sentence && english { None } else { symbol };
-        let capitalised = word.text.chars().next().is_some_and(char::is_uppercase);
-        if !(capitalised && symbol.is_some())
-            && (lexicon::FILLER.contains(&word.lower.as_str()) || words::number(&word.lower).is_some())
+        // English words ("I", "In", "Order"?) are never names unless written as code; numbers neither.
+        if lexicon::FILLER.contains(&word.lower.as_str()) || words::number(&word.lower).is_some() || word.text.len() < 2
         {
             continue;
         }
+        let symbol = linker.symbol(&word.text);
         let said_module = module_noun(i.checked_sub(1)) || module_noun(Some(i + 1));
         let linked = linker.link_word(&word.text, said_module);
         if linked.is_some() || symbol.is_some() {
             let strong = said_module || (symbol.is_some() && word.text.chars().next().is_some_and(char::is_uppercase));
             out.push(Mention::new(i, word, linked, symbol, strong));
         }
+    }
+    // "the route() method of Scaffold": a method named together with its class.
+    let symbols: Vec<String> = out.iter().filter_map(|m| m.symbol.as_ref().map(|(name, _)| name.clone())).collect();
+    for mention in &mut out {
+        let Some((name, _)) = &mention.symbol else { continue };
+        mention.qualified = symbols
+            .iter()
+            .filter(|class| *class != name)
+            .map(|class| format!("{class}.{name}"))
+            .find(|qualified| linker.symbol(qualified).is_some());
     }
     out
 }

@@ -177,21 +177,3 @@ fn not_sure_goes_to_retrieval() {
     }
     assert_eq!(parse("How does shop.api use shop.models?").linked.len(), 2, "names are kept for the context");
 }
-
-#[test]
-fn scratch_debug() {
-    let Ok(question) = std::env::var("STRATA_PARSE_DEBUG") else { return };
-    let words = words::words(&question);
-    let hits = noun_or_verb(&words, lexicon::cues(&words));
-    for hit in &hits {
-        eprintln!("{:?} {:?}", hit.cue, &words[hit.start..hit.end].iter().map(|w| &w.lower).collect::<Vec<_>>());
-    }
-    let bundle = bundle();
-    let linker = EntityLinker::new(&bundle);
-    let mentions = mentions(&words, &hits, &linker);
-    eprintln!("{mentions:?}");
-    for clause in clause::split(&words, &hits, &mentions) {
-        eprintln!("clause {clause:?} -> {:?}", clause.parse());
-    }
-    eprintln!("{:?}", understand(&question, &linker));
-}

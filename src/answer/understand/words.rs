@@ -137,12 +137,14 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     let stripped = inner.strip_suffix("'s").or_else(|| inner.strip_suffix("'"));
     let possessive = stripped.is_some();
     let text = stripped.unwrap_or(&inner).replace("(s)", "s");
+    // `route()`: written as a call, so a name.
+    let called = raw.contains("()") && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '(' | ')'));
     let text = text.strip_suffix("()").unwrap_or(&text).to_string();
     let english_pair = text.split_once('/').is_some_and(|(a, b)| {
         let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
         words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
     });
-    if is_code(&text) && !english_pair {
+    if (is_code(&text) || called) && !english_pair {
         let lower = text.to_lowercase();
         out.push(Word {
             end: start + text.len(),

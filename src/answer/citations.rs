@@ -45,6 +45,11 @@ pub struct Checked {
 static PATH_MENTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"`?((?:[A-Za-z0-9_.\-]+/)*[A-Za-z0-9_\-]+\.py)`?").expect("valid citation regex"));
 
+/// Every module path a text names, as written (with its backticks when it has them).
+pub fn path_mentions(text: &str) -> Vec<String> {
+    PATH_MENTION.captures_iter(text).map(|capture| capture[0].to_string()).collect()
+}
+
 pub fn check_generated(bundle: &Bundle, manifest: &Manifest, text: &str, retrieval: &Retrieval) -> Checked {
     let mut cited = Vec::new();
     let mut removed = BTreeSet::new();

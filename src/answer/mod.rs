@@ -13,6 +13,7 @@ pub mod generate;
 pub mod loaded;
 pub mod render;
 pub mod structural;
+pub mod tools;
 pub mod understand;
 
 use serde::Serialize;
@@ -134,7 +135,41 @@ impl Answerer<'_> {
             answer.understood = Some(understood);
             return Ok(answer);
         }
+        // With a model, the graph tools may answer what the parser did not understand.
+        let mut notes = Vec::new();
+        if let Some(chat) = self.chat
+            && (understood.about_the_graph || !understood.linked.is_empty())
+        {
+            let search = RetrievalSearch { answerer: self };
+            match tools::answer_with_tools(chat, question, self.bundle, &search).await {
+                Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
+                    let (text, kept, mut tool_notes) = tools::keep_grounded(&text, &grounded, self.bundle);
+                    let cited: Vec<(String, Option<(u32, u32)>)> = kept.into_iter().map(|id| (id, None)).collect();
+                    let citations = citations::cite(self.bundle, self.manifest, &cited);
+                    let context = grounded
+                        .iter()
+                        .map(|id| ContextItem {
+                            id: format!("tool:{id}"),
+                            module: id.clone(),
+                            score: 0.0,
+                            kind: "tool".to_string(),
+                        })
+                        .collect();
+                    let declined = text.to_lowercase().starts_with("i don't know");
+                    tool_notes.insert(0, format!("answered with the graph tools: {}", calls.join(", ")));
+                    let mode = if declined { Mode::Declined } else { Mode::Generated };
+                    let mut answer = self.finish(question, mode, text, citations, context, tool_notes);
+                    answer.understood = Some(understood);
+                    return Ok(answer);
+                }
+                Ok(tools::ToolOutcome::NotUsed(reason)) => {
+                    notes.push(format!("{reason}; answered without the graph tools"))
+                }
+                Err(error) => notes.push(format!("the graph tools could not be used ({error:#})")),
+            }
+        }
         let mut answer = self.answer_by_retrieval(question, &understood).await?;
+        answer.notes.splice(0..0, notes);
         answer.understood = Some(understood);
         Ok(answer)
     }
@@ -275,6 +310,29 @@ impl Answerer<'_> {
             notes,
             understood: None,
         }
+    }
+}
+
+/// The `search_code` tool: the same hybrid retrieval as an offline answer, as text for the model.
+struct RetrievalSearch<'a> {
+    answerer: &'a Answerer<'a>,
+}
+
+impl tools::CodeSearch for RetrievalSearch<'_> {
+    async fn search(&self, query: &str) -> anyhow::Result<(String, Vec<String>)> {
+        let store = self.answerer.store.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        let found = retrieve(store, self.answerer.embedder, self.answerer.bundle, query, RETRIEVAL_LIMIT, None).await?;
+        let mut text = String::new();
+        let mut modules = Vec::new();
+        for hit in found.hits.iter().take(6) {
+            let snippet: String = hit.text.chars().take(600).collect();
+            text.push_str(&format!("`{}` lines {}-{}:\n{snippet}\n\n", hit.module, hit.line_start, hit.line_end));
+            modules.push(hit.module.clone());
+        }
+        if text.is_empty() {
+            text = "no code matches".to_string();
+        }
+        Ok((text, modules))
     }
 }
 

@@ -365,3 +365,87 @@ async fn openai_embeddings_index_and_query_through_the_same_server() {
     let requests = server.received_requests().await.unwrap();
     assert!(requests.len() >= 3, "probe, chunks and the question are embedded");
 }
+
+/// A chat server that asks for one graph tool, then answers (or keeps asking when `forever`).
+struct ToolCallingModel {
+    tool: &'static str,
+    arguments: Value,
+    answer: &'static str,
+    forever: bool,
+}
+
+impl Respond for ToolCallingModel {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        let has_tool_result = body["messages"].as_array().unwrap().iter().any(|m| m["role"] == "tool");
+        let message = if has_tool_result && !self.forever {
+            json!({"role": "assistant", "content": self.answer, "refusal": null})
+        } else {
+            json!({"role": "assistant", "content": null, "refusal": null, "tool_calls": [{
+                "id": "call_1", "type": "function",
+                "function": {"name": self.tool, "arguments": self.arguments.to_string()}
+            }]})
+        };
+        ResponseTemplate::new(200).set_body_json(json!({
+            "id": "chatcmpl-2", "object": "chat.completion", "created": 1767225600, "model": "fake-chat",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null, "message": message}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+        }))
+    }
+}
+
+/// Asks `question` of the shop index with `model` behind an OpenAI-compatible server on loopback.
+async fn ask_with_model(question: &'static str, model: ToolCallingModel) -> (Value, Vec<Value>) {
+    let server = MockServer::start().await;
+    Mock::given(method("POST")).and(path("/v1/chat/completions")).respond_with(model).mount(&server).await;
+    let base_url = format!("{}/v1", server.uri());
+    let answer = tokio::task::spawn_blocking(move || {
+        ask_json(shop_index(), question, &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")])
+    })
+    .await
+    .unwrap();
+    let requests = server.received_requests().await.unwrap();
+    let bodies = requests.iter().map(|r| serde_json::from_slice(&r.body).unwrap()).collect();
+    (answer, bodies)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graph_tools_answer_what_the_parser_did_not_understand() {
+    // "other than" leaves a module out, which the parser does not do: the model asks the graph instead.
+    let model = ToolCallingModel {
+        tool: "importers_of",
+        arguments: json!({"module": "shop.cart"}),
+        answer: "`shop/models.py` and `shop/__init__.py` import it, and so does `shop/utils.py`.",
+        forever: false,
+    };
+    let (answer, requests) = ask_with_model("Which modules other than shop/api.py import shop.cart?", model).await;
+    assert_eq!(answer["mode"], "generated", "{answer:#}");
+    assert_eq!(cited(&answer), ["shop/models.py", "shop/__init__.py"], "{answer:#}");
+    assert!(!text(&answer).contains("shop/utils.py"), "no tool result named it: {}", text(&answer));
+    let notes = answer["notes"].to_string();
+    assert!(notes.contains("answered with the graph tools: importers_of"), "{notes}");
+    assert!(notes.contains("removed citation shop/utils.py"), "{notes}");
+    assert_eq!(requests.len(), 2);
+    assert!(requests[0]["tools"].as_array().unwrap().iter().any(|t| t["function"]["name"] == "path_between"));
+    let tool_result = &requests[1]["messages"].as_array().unwrap().last().unwrap()["content"];
+    assert!(tool_result.as_str().unwrap().contains("`shop/models.py`"), "{tool_result}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_keeps_calling_tools_is_stopped() {
+    let model =
+        ToolCallingModel { tool: "imports_of", arguments: json!({"module": "shop.cart"}), answer: "", forever: true };
+    let (answer, requests) = ask_with_model("Which modules other than shop/api.py import shop.cart?", model).await;
+    let with_tools = requests.iter().filter(|r| r.get("tools").is_some()).count();
+    assert_eq!(with_tools, 4, "the loop stops after four turns");
+    assert_ne!(answer["mode"], "generated", "{answer:#}");
+    assert!(answer["notes"].to_string().contains("still calling tools after 4 turns"), "{answer:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_tool_falls_back_to_the_offline_answer() {
+    let model = ToolCallingModel { tool: "delete_everything", arguments: json!({}), answer: "", forever: false };
+    let (answer, _) = ask_with_model("Which modules other than shop/api.py import shop.cart?", model).await;
+    assert_ne!(answer["mode"], "generated", "{answer:#}");
+    assert!(answer["notes"].to_string().contains("a tool strata does not have"), "{answer:#}");
+}

@@ -90,7 +90,7 @@ pub struct Part {
 }
 
 impl Part {
-    fn new(relation: Relation) -> Part {
+    pub fn new(relation: Relation) -> Part {
         Part {
             relation,
             modules: Vec::new(),
@@ -122,6 +122,9 @@ pub struct Understanding {
     /// A name written as code in a structural question that names nothing in the index.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// The question uses words of the import graph (imports, cycles, defined, exports...), understood or not.
+    #[serde(skip)]
+    pub about_the_graph: bool,
 }
 
 impl Understanding {
@@ -204,7 +207,24 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         unsure = Some("no structural question found".to_string());
     }
     let parts = if unsure.is_some() { Vec::new() } else { merge(parts) };
-    Understanding { complete: unsure.is_none() && !parts.is_empty(), parts, unsure, linked, unknown }
+    let about_the_graph = hits.iter().any(|h| {
+        matches!(
+            h.cue,
+            Cue::Verb(_)
+                | Cue::Passive(_)
+                | Cue::NounOut(_)
+                | Cue::NounIn(_)
+                | Cue::Impact
+                | Cue::Cycle
+                | Cue::Path
+                | Cue::Define
+                | Cue::Export
+                | Cue::Leaves
+                | Cue::Most
+                | Cue::Upstream
+        )
+    });
+    Understanding { complete: unsure.is_none() && !parts.is_empty(), parts, unsure, linked, unknown, about_the_graph }
 }
 
 /// The same question asked twice ("does anything import X, and if so which?") is one part with both

@@ -11,6 +11,7 @@
 #   REPORT       Markdown report to write (default: paraphrase-report-HALF.md in the current folder)
 #   MIN_CORRECT  fraction passed to score.py --min-correct (the run fails below it)
 #   MAX_WRONG    fraction passed to score.py --max-wrong (the run fails above it)
+#   GATES        space-separated HALF:MIN_CORRECT:MAX_WRONG gates passed to score.py --gate
 #   REPOS        space-separated target names to keep (default: every target build.py lists)
 #   WORK         folder for indexes, question files and answers, kept afterwards (default: a temporary
 #                folder, removed on exit)
@@ -26,8 +27,8 @@ bin=$1
 corpus=$2
 half=${3:-all}
 case $half in
-    dev | gen) halves=("$half") ;;
-    all) halves=(dev gen) ;;
+    dev | dev2 | gen) halves=("$half") ;;
+    all) halves=(dev dev2 gen) ;;
     *) usage ;;
 esac
 
@@ -106,4 +107,7 @@ fi
 if [[ -n ${MAX_WRONG:-} ]]; then
     score+=(--max-wrong "$MAX_WRONG")
 fi
+for gate in ${GATES:-}; do
+    score+=(--gate "$gate")
+done
 "${score[@]}"

@@ -15,6 +15,7 @@ and type, optionally writes the report as Markdown (with the wrong and fallback 
 exits 1 when ``--min-correct`` or ``--max-wrong`` (fractions of all questions) is not met.
 
 Usage: score.py --questions FILE --answers FILE [--out REPORT.md] [--min-correct X] [--max-wrong Y]
+                [--gate HALF:MIN_CORRECT:MAX_WRONG ...]
 """
 
 from __future__ import annotations
@@ -215,6 +216,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write the Markdown report here")
     ap.add_argument("--min-correct", type=float, help="fail (exit 1) when the overall correct fraction is lower")
     ap.add_argument("--max-wrong", type=float, help="fail (exit 1) when the overall wrong fraction is higher")
+    ap.add_argument("--gate", action="append", default=[], metavar="HALF:MIN_CORRECT:MAX_WRONG",
+                    help="fail (exit 1) when one half's correct fraction is lower or wrong fraction higher")
     args = ap.parse_args(argv)
 
     questions = read_jsonl(args.questions, "questions")
@@ -282,6 +285,19 @@ def main(argv=None) -> int:
         failed.append(f"correct {pct(overall['correct'], total)}% < {100 * args.min_correct:.1f}%")
     if args.max_wrong is not None and total and overall["wrong"] / total > args.max_wrong:
         failed.append(f"wrong {pct(overall['wrong'], total)}% > {100 * args.max_wrong:.1f}%")
+    for gate in args.gate:
+        half, min_correct, max_wrong = gate.split(":")
+        counts = Counter()
+        for per_type in by_half_type.get(half, {}).values():
+            counts.update(per_type)
+        n = sum(counts.values())
+        if not n:
+            failed.append(f"{half}: no questions")
+            continue
+        if counts["correct"] / n < float(min_correct):
+            failed.append(f"{half}: correct {pct(counts['correct'], n)}% < {100 * float(min_correct):.1f}%")
+        if counts["wrong"] / n > float(max_wrong):
+            failed.append(f"{half}: wrong {pct(counts['wrong'], n)}% > {100 * float(max_wrong):.1f}%")
     if failed:
         print("FAILED: " + "; ".join(failed), file=sys.stderr)
         return 1

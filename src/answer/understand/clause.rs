@@ -4,6 +4,8 @@
 //! behaviour, an exclusion it cannot apply, a name that links to nothing, more than one unknown word —
 //! makes the clause [`Outcome::Unsure`] rather than guessed.
 
+use std::collections::BTreeSet;
+
 use super::lexicon::{Cue, FILLER, Family, Hit};
 use super::words::{Word, number};
 use super::{Entity, Part, Relation};
@@ -82,6 +84,8 @@ pub struct Clause<'w> {
     end: usize,
     hits: Vec<Hit>,
     pub mentions: Vec<Mention>,
+    /// Words before this index frame the question ("Before merging,"): unknown ones are not held against it.
+    lenient_until: usize,
 }
 
 const WH: &[&str] = &["what", "which", "who", "whom", "where"];
@@ -93,7 +97,7 @@ const STARTERS: &[&str] = &[
     "will", "list", "show", "give", "tell", "name", "find", "if", "and", "also", "then", "plus", "or", "count", "i",
     "please", "answer", "so",
 ];
-const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both"];
+const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
 
 /// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
 /// "also" or "then" when a new question follows ("what imports a and what imports b").
@@ -120,6 +124,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         end,
         hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
         mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
+        lenient_until: start,
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
     // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
@@ -127,7 +132,10 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     let mut i = 0;
     while clauses.len() > 1 && i < clauses.len() {
         if clauses[i].only_qualifies() {
-            let (into, from) = if i == 0 { (1, 0) } else { (i - 1, i) };
+            // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
+            // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
+            let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
+            let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
             let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
             let mut merged = clause(start, end);
             // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
@@ -140,6 +148,22 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
             clauses[into] = merged;
             clauses.remove(from);
             i = 0;
+            continue;
+        }
+        i += 1;
+    }
+    // "Before merging, which …", "Inside the django package, not counting tests, which …": a leading
+    // statement that ends in a comma belongs to the question after it; its framing words are not
+    // held against the question.
+    let mut i = 0;
+    while i + 1 < clauses.len() {
+        let leading = clauses[i].is_context() && clauses[i].end > 0 && words[clauses[i].end - 1].comma_after;
+        if leading {
+            let lenient_until = clauses[i].end;
+            let mut merged = clause(clauses[i].start, clauses[i + 1].end);
+            merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
+            clauses[i] = merged;
+            clauses.remove(i + 1);
             continue;
         }
         i += 1;
@@ -196,6 +220,74 @@ impl Clause<'_> {
             && !self.has_word(WH)
     }
 
+    /// "that cycle", "this module": a reference back to names said before.
+    pub fn refers_back(&self) -> bool {
+        self.range().any(|i| {
+            matches!(self.lower(i), "that" | "this" | "those")
+                && matches!(self.lower(i + 1), "cycle" | "module" | "file" | "package" | "one" | "loop")
+        })
+    }
+
+    /// The position of "it" or "them", where a name said before stands.
+    pub fn pronoun_at(&self) -> Option<usize> {
+        self.range().find(|&i| matches!(self.lower(i), "it" | "them"))
+    }
+
+    /// Adds a name said before where "it" stands ("Does it depend on ctx?" after "We want tasks to …").
+    pub fn resolve_it(&mut self, said_before: &[Mention]) {
+        let Some(at) = self.pronoun_at() else { return };
+        let named: Vec<Option<String>> =
+            self.mentions.iter().map(|m| m.module.as_ref().map(|(id, _)| id.clone())).collect();
+        if let Some(other) = said_before.iter().find(|m| !named.contains(&m.module.as_ref().map(|(id, _)| id.clone())))
+        {
+            self.mentions.push(Mention { index: at, ..other.clone() });
+            self.mentions.sort_by_key(|m| m.index);
+        }
+    }
+
+    /// "`a` -> who imports it?": a name put first as the topic stands where its pronoun is.
+    pub fn topicalize(&mut self) {
+        let Some(wh) = self.range().find(|&i| WH.contains(&self.lower(i)) || self.lower(i) == "how") else { return };
+        let Some(pronoun) = (wh..self.end).find(|&i| matches!(self.lower(i), "it" | "them" | "each")) else { return };
+        if self.mentions.iter().any(|m| m.index > wh) {
+            return;
+        }
+        for mention in &mut self.mentions {
+            mention.index = pronoun;
+        }
+    }
+
+    /// A statement around the question ("We're untangling the payments code.", "Before merging,"):
+    /// no question mark, and it starts neither like a question nor like a request.
+    pub fn is_context(&self) -> bool {
+        let first = self.first_word();
+        let opens_a_question = STARTERS.contains(&self.lower(first)) || AUX.contains(&self.lower(first));
+        let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
+        !question_mark && !opens_a_question
+    }
+
+    /// The cues that qualify a question (runtime only, tests left out), to carry into the next clause.
+    pub fn qualifiers(&self) -> Vec<Hit> {
+        let type_checking = self.has(Cue::TypeChecking);
+        let tests_out = self.has(Cue::Exclude) || self.has(Cue::NonTest);
+        self.hits
+            .iter()
+            .copied()
+            .filter(|h| match h.cue {
+                Cue::Runtime | Cue::TypeChecking | Cue::NonTest => true,
+                Cue::Exclude => type_checking || self.has(Cue::Tests),
+                Cue::Tests => tests_out,
+                Cue::Negation => type_checking,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Cues said in a statement before this clause.
+    pub fn add_hits(&mut self, hits: Vec<Hit>) {
+        self.hits.extend(hits);
+    }
+
     pub fn has_pronoun(&self) -> bool {
         self.range().any(|i| PRONOUNS.contains(&self.words[i].lower.as_str()))
     }
@@ -234,7 +326,7 @@ impl Clause<'_> {
     /// The first word after openers ("hey, quick q:") is an auxiliary: a yes/no question. "Can you list…"
     /// is a request, not a yes/no question.
     fn yes_no(&self) -> bool {
-        let first = self.range().find(|&i| !OPENERS.contains(&self.lower(i)));
+        let first = (self.lenient_until.max(self.start)..self.end).find(|&i| !OPENERS.contains(&self.lower(i)));
         let asks_yes_no = first.is_some_and(|i| {
             AUX.contains(&self.lower(i))
                 && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
@@ -244,7 +336,14 @@ impl Clause<'_> {
                 && i > 0
                 && matches!(self.lower(i - 1), "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure")
         });
-        asks_yes_no || whether || self.has(Cue::YesNo)
+        // "anything importing api?", "`x` -> imported anywhere?": no question word, a question mark.
+        let elliptical = self.end > self.start
+            && self.words[self.end - 1].boundary_after
+            && !self.has_word(WH)
+            && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
+            && !self.has(Cue::Count)
+            && self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"]);
+        asks_yes_no || whether || elliptical || self.has(Cue::YesNo)
     }
 
     /// Words the lexicon, the names and the framing do not account for.
@@ -252,8 +351,12 @@ impl Clause<'_> {
         self.range()
             .filter(|&i| {
                 let word = &self.words[i];
-                !self.covered(i)
-                    && !self.mentions.iter().any(|m| m.index == i)
+                i >= self.lenient_until
+                    && !self.covered(i)
+                    && !self.mentions.iter().any(|m| {
+                        m.index == i
+                            && (m.strong || self.placed(m) || m.symbol.is_some() || self.names_the_repository(m))
+                    })
                     && !FILLER.contains(&word.lower.as_str())
                     && !AUX.contains(&word.lower.as_str())
                     && !PRONOUNS.contains(&word.lower.as_str())
@@ -305,7 +408,9 @@ impl Clause<'_> {
                 && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
         });
         // "What does X use Y for?": a purpose.
-        let purpose = self.end > self.start && self.lower(self.end - 1) == "for";
+        let purpose = self.end > self.start
+            && self.lower(self.end - 1) == "for"
+            && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use));
         if main_do || purpose {
             return Outcome::Unsure("asks what code does or what it is for".into());
         }
@@ -375,10 +480,9 @@ impl Clause<'_> {
         if self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top) || self.has(Cue::Leaves) {
             return Ok(Vec::new());
         }
-        if weak.len() > 2 {
-            return Err("too many words that could be module names".into());
-        }
-        Ok(weak)
+        // An English-looking word nowhere a module is expected ("an empty list") is not taken as one.
+        let _ = weak;
+        Ok(Vec::new())
     }
 
     /// "the flask repository", "this django project": a name describing the repository itself.
@@ -411,7 +515,7 @@ impl Clause<'_> {
     fn placed(&self, mention: &Mention) -> bool {
         const BEFORE: &[&str] = &[
             "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
-            "are", "can", "could", "with", "as", "whether",
+            "are", "can", "could", "with", "as", "whether", "through", "via", "like",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {
@@ -422,7 +526,8 @@ impl Clause<'_> {
         };
         const AFTER: &[&str] = &["is", "are", "was", "has", "have"];
         let previous = mention.index.checked_sub(1);
-        previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
+        mention.possessive
+            || previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
             || relation_word(mention.index + 1)
             || AFTER.contains(&self.lower(mention.index + 1))
     }
@@ -438,11 +543,15 @@ impl Clause<'_> {
         let exports_of_module =
             self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
         let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
-        let looks_for = self.has_word(&["where", "find", "locate"]) && edge.is_none() && names_symbol;
+        let looks_for = self.has_word(&["where", "find", "locate"])
+            && edge.is_none()
+            && names_symbol
+            && self.unknown_words().is_empty()
+            && self.mentions.len() == 1;
         if !exports_of_module && (self.has(Cue::Define) || looks_for) {
             let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
             let symbol = with_symbol()
-                .find(|m| self.words[m.index].code)
+                .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
                 .or_else(|| with_symbol().find(|m| m.strong))
                 .or_else(|| with_symbol().next());
             return match symbol {
@@ -462,7 +571,13 @@ impl Clause<'_> {
             return Ok(Some(part));
         }
         let ranks = self.has(Cue::Most) || self.has(Cue::Top);
-        let itself = self.has(Cue::Itself) && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
+        // "X imports itself", "depends on itself": the reflexive object of a relation, not an emphasis.
+        let reflexive = self
+            .hits
+            .iter()
+            .any(|h| h.cue == Cue::Itself && self.hits.iter().any(|e| is_edge(e.cue) && e.end == h.start));
+        let itself =
+            reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
         if self.has(Cue::Cycle) || itself {
             let relation = match names.len() {
                 0 if self.has(Cue::Most) => Relation::LargestCycle,
@@ -475,18 +590,6 @@ impl Clause<'_> {
             return Ok(Some(part));
         }
         let strong_names = names.iter().any(|m| m.strong);
-        let negated = self.negation_left();
-        if !strong_names && (self.has(Cue::Leaves) || negated) {
-            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
-            return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
-                Relation::Roots
-            } else {
-                Relation::Leaves
-            })));
-        }
-        if negated {
-            return Err("asks about what is not imported, which I do not list".into());
-        }
         if self.has(Cue::Most) || self.has(Cue::Top) {
             // "Inside the django package, …": a ranking within a package; any other name is unsure.
             let within = match names.as_slice() {
@@ -519,6 +622,18 @@ impl Clause<'_> {
             part.modules = within.into_iter().collect();
             return Ok(Some(part));
         }
+        let negated = self.negation_left();
+        if !strong_names && (self.has(Cue::Leaves) || negated) {
+            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
+            return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
+                Relation::Roots
+            } else {
+                Relation::Leaves
+            })));
+        }
+        if negated {
+            return Err("asks about what is not imported, which I do not list".into());
+        }
         self.edge_relation(&names)
     }
 
@@ -532,7 +647,9 @@ impl Clause<'_> {
     }
 
     fn first_word(&self) -> usize {
-        self.range().find(|&i| !OPENERS.contains(&self.lower(i))).unwrap_or(self.start)
+        (self.lenient_until.max(self.start)..self.end)
+            .find(|&i| !OPENERS.contains(&self.lower(i)))
+            .unwrap_or(self.start)
     }
 
     /// Imports, importers, dependents, dependencies, or a path between two modules.
@@ -543,6 +660,7 @@ impl Clause<'_> {
             .filter(|_| names.len() == 2)
             .or_else(|| self.verb_between(names))
             .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
+            .or_else(|| self.find(|c| c == Cue::Impact).filter(|_| self.has(Cue::Change)))
             .or_else(|| self.find(|c| matches!(c, Cue::NounOut(_) | Cue::NounIn(_))))
             .or_else(|| self.find(|c| matches!(c, Cue::Impact | Cue::Upstream | Cue::Change)))
             .or_else(|| self.find(|c| c == Cue::Path));
@@ -556,22 +674,36 @@ impl Clause<'_> {
             Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
             _ => Family::Depend,
         };
-        // One sure name and an English-looking one on the other side of the verb ("does the json
-        // module depend on app"): the second is the other end.
-        let mut names: Vec<&Mention> = names.to_vec();
-        if names.len() == 1 && names[0].strong {
-            let role = self.role(names[0], primary, &names);
-            let other = self.mentions.iter().filter(|m| !m.strong && m.module.is_some()).find(|m| {
-                let pair = [names[0], *m];
-                self.role(m, primary, &pair) != role && self.role(names[0], primary, &pair) == role
-            });
-            if let Some(other) = other {
-                names.push(other);
-                names.sort_by_key(|m| m.index);
+        let names: Vec<&Mention> = names.to_vec();
+        let names = names.as_slice();
+        // "modules that depend on X and are depended on by X": both directions at once is a cycle
+        // question in other words, not one relation.
+        if let [only] = names {
+            let edges: Vec<Hit> =
+                self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
+            let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
+            if roles.len() > 1 && !self.has_pronoun() {
+                return Err("asks about imports in both directions at once".into());
             }
         }
-        let names = names.as_slice();
-        let roles: Vec<Role> = names.iter().map(|m| self.role(m, primary, names)).collect();
+        let same_module =
+            names.len() == 2 && names[0].module.as_ref().map(|m| &m.0) == names[1].module.as_ref().map(|m| &m.0);
+        let roles: Vec<Role> = if same_module {
+            // "modules that depend on X and are depended on by X": each X by the relation word before it.
+            names
+                .iter()
+                .map(|m| {
+                    let nearest = self
+                        .hits
+                        .iter()
+                        .copied()
+                        .rfind(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && h.end <= m.index);
+                    self.role(m, nearest.unwrap_or(primary), names)
+                })
+                .collect()
+        } else {
+            names.iter().map(|m| self.role(m, primary, names)).collect()
+        };
         let from: Vec<&Mention> =
             names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
         let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
@@ -589,6 +721,12 @@ impl Clause<'_> {
             return Err("asks how code uses other code, which is behaviour".into());
         }
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
+        // "modules that depend on X and that X depends on": X's import cycle.
+        if from.len() == 1 && to.len() == 1 && from[0].entity().map(|e| e.id) == to[0].entity().map(|e| e.id) {
+            let mut part = Part::new(Relation::CycleOf);
+            part.modules = vec![entity(from[0])?];
+            return Ok(Some(part));
+        }
         if from.len() == 1 && to.len() == 1 {
             let mut part = Part::new(Relation::Reach);
             part.modules = vec![entity(from[0])?, entity(to[0])?];
@@ -628,13 +766,35 @@ impl Clause<'_> {
     /// With two names, the verb between them ("importing A leads to B being imported": "leads to").
     fn verb_between(&self, names: &[&Mention]) -> Option<Hit> {
         let [first, second] = names else { return None };
-        self.hits.iter().copied().find(|h| {
-            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && first.index < h.start && h.start < second.index
-        })
+        let verb = |h: &&Hit| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_));
+        // "modules importing A, modules importing B": A is already the object of a verb.
+        if self.hits.iter().filter(verb).any(|h| h.end <= first.index) {
+            return None;
+        }
+        self.hits.iter().filter(verb).copied().find(|h| first.index < h.start && h.start < second.index)
     }
 
     /// Whether `mention` is the importer or the imported, from the primary cue.
     fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
+        // "an import from A to B", whatever the cue: the prepositions say it.
+        if names.len() == 2 && self.has_word(&["from"]) && self.has_word(&["to"]) {
+            let after = |word: &str| mention.index > 0 && self.lower(mention.index - 1) == word;
+            if after("from") {
+                return Role::From;
+            }
+            if after("to") {
+                return Role::To;
+            }
+        }
+        // "is B among the modules A imports", "is B one of the modules A depends on": B is imported.
+        if let [first, second] = names
+            && matches!(primary.cue, Cue::Verb(_))
+            && second.index < primary.start
+            && (first.index..second.index)
+                .any(|i| self.lower(i) == "among" || (self.lower(i) == "one" && self.lower(i + 1) == "of"))
+        {
+            return if std::ptr::eq(*first, mention) { Role::To } else { Role::From };
+        }
         let before = mention.index < primary.start;
         let preceded_by = |words: &[&str]| {
             mention.index > 0 && words.contains(&self.lower(mention.index - 1))
@@ -642,7 +802,14 @@ impl Clause<'_> {
                     && words.contains(&self.lower(mention.index - 2))
                     && matches!(self.lower(mention.index - 1), "the" | "a" | "file" | "module")
         };
-        let have = self.find(|c| c == Cue::Have).filter(|h| h.start < primary.start);
+        // "modules that have X as a dependency": X is what they import. "X has importers" is not that.
+        // "Has api any importer?" is the auxiliary, not that construction.
+        let have = self.find(|c| c == Cue::Have).filter(|h| {
+            h.start < primary.start
+                && h.start != self.first_word()
+                && ((h.end..primary.start).any(|i| self.lower(i) == "as")
+                    || matches!(primary.cue, Cue::Passive(_) | Cue::NounOut(_)))
+        });
         match primary.cue {
             Cue::Verb(_) => {
                 if before {
@@ -660,7 +827,6 @@ impl Clause<'_> {
             Cue::NounOut(_) | Cue::NounIn(_) => {
                 let owner = if let Some(h) = have
                     && mention.index > h.start
-                    && mention.index < primary.start
                 {
                     // "modules that have X as a dependency": X is what they import.
                     false
@@ -697,9 +863,13 @@ impl Clause<'_> {
                 if owner == owner_imports { Role::From } else { Role::To }
             }
             Cue::Path => {
-                if preceded_by(&["to", "reaches", "reach"]) {
+                let had = self
+                    .find(|c| c == Cue::Have)
+                    .is_some_and(|h| h.start != self.first_word() && h.start < mention.index);
+                if preceded_by(&["to", "reaches", "reach"]) || (names.len() == 1 && had) {
                     Role::To
-                } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| m.index == mention.index) {
+                } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| std::ptr::eq(*m, mention))
+                {
                     Role::From
                 } else {
                     Role::To
@@ -727,7 +897,12 @@ impl Clause<'_> {
         }
         let tests = self.has(Cue::Tests);
         part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
-        part.only_tests = tests && !part.without_tests;
+        // "which tests import X": the tests are what is asked for; "re-run tests" is not a restriction.
+        let asks_for_tests = self
+            .hits
+            .iter()
+            .any(|h| h.cue == Cue::Tests && h.start > 0 && matches!(self.lower(h.start - 1), "which" | "what" | "the"));
+        part.only_tests = tests && asks_for_tests && !part.without_tests;
         if self.has(Cue::Exclude) && !tests && !type_checking {
             return Err("leaves something out that I cannot leave out".into());
         }

@@ -141,12 +141,35 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let mentions = mentions(&words, &hits, linker);
     let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
     let clauses = clause::split(&words, &hits, &mentions);
+    let clauses_len = clauses.len();
     let mut parts: Vec<Part> = Vec::new();
     let mut pending_entities: Vec<Mention> = Vec::new();
     let mut unsure = None;
     let mut unknown = None;
     let mut previous_mentions: Vec<Mention> = Vec::new();
+    // Statements around the question give it names to refer to ("We're splitting X. Who imports it?")
+    // but ask nothing themselves.
+    let has_question = clauses.iter().any(|c| !c.is_context());
+    let mut asked_yet = false;
+    let mut carried = Vec::new();
     for mut clause in clauses {
+        // Statements before the question set the scene; after it ("Same question for B.") they ask.
+        if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
+            if !clause.mentions.is_empty() {
+                previous_mentions = clause.mentions.clone();
+            }
+            // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
+            carried.extend(clause.qualifiers());
+            continue;
+        }
+        clause.add_hits(std::mem::take(&mut carried));
+        asked_yet = true;
+        clause.topicalize();
+        if clause.mentions.is_empty() && clause.refers_back() && pending_entities.is_empty() {
+            clause.adopt(previous_mentions.clone());
+        } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !previous_mentions.is_empty() {
+            clause.resolve_it(&previous_mentions);
+        }
         if clause.mentions.is_empty() && !pending_entities.is_empty() {
             clause.adopt(std::mem::take(&mut pending_entities));
         } else if clause.mentions.is_empty() && clause.has_pronoun() && clause.asks() {
@@ -261,6 +284,9 @@ fn merge(parts: Vec<Part>) -> Vec<Part> {
 /// "imports" is a verb ("what imports x") or a noun ("its imports", "x's direct imports").
 fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
     const BEFORE_A_NOUN: &[&str] = &[
+        "through",
+        "via",
+        "by",
         "the",
         "its",
         "their",

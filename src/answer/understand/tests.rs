@@ -177,3 +177,44 @@ fn not_sure_goes_to_retrieval() {
     }
     assert_eq!(parse("How does shop.api use shop.models?").linked.len(), 2, "names are kept for the context");
 }
+
+#[test]
+fn never_panics_on_odd_input() {
+    // Every development phrasing with odd slot values, then pseudo-random text: understanding must
+    // return, whatever the words.
+    let fills = ["shop.cart", "`", "it", "", "and", "?", "shop.cart's", "()", "é", "src/", "TYPE_CHECKING", "top 0"];
+    let phrasings = [
+        include_str!("../../../eval/paraphrase/phrasings-dev.jsonl"),
+        include_str!("../../../eval/paraphrase/phrasings-dev2.jsonl"),
+    ];
+    let mut questions: Vec<String> = Vec::new();
+    for line in phrasings.iter().flat_map(|file| file.lines()) {
+        let template = serde_json::from_str::<serde_json::Value>(line).expect("phrasing line")["template"]
+            .as_str()
+            .expect("template")
+            .to_string();
+        for fill in fills {
+            questions
+                .push(template.replace("{A}", fill).replace("{B}", fill).replace("{S}", fill).replace("{K}", fill));
+        }
+    }
+    let alphabet: Vec<char> = "ab.`/_ ,?:'()-Éé\u{200b}0123 whatimportsdoes".chars().collect();
+    let mut state: u64 = 12;
+    for _ in 0..2_000 {
+        let length = (state % 40) as usize;
+        let text: String = (0..length)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                alphabet[(state >> 33) as usize % alphabet.len()]
+            })
+            .collect();
+        questions.push(text);
+    }
+    let bundle = bundle();
+    let linker = EntityLinker::new(&bundle);
+    for question in &questions {
+        let understood = understand(question, &linker);
+        let mut parts = understood.parts;
+        let _ = crate::answer::structural::answer_parts(&bundle, &mut parts);
+    }
+}

@@ -19,6 +19,8 @@ pub struct Word {
     pub boundary_after: bool,
     /// A comma follows: a clause may end here.
     pub comma_after: bool,
+    /// A question mark follows.
+    pub question_after: bool,
     /// Written with a possessive `'s` (`flask.app's imports`).
     pub possessive: bool,
 }
@@ -49,6 +51,15 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
 
 /// The words of `question`, in order.
 pub fn words(question: &str) -> Vec<Word> {
+    let mut out = split_words(question);
+    for word in &mut out {
+        let rest = question.get(word.end..).unwrap_or_default();
+        word.question_after = rest.trim_start_matches(|c: char| "`\"')]".contains(c)).starts_with('?');
+    }
+    out
+}
+
+fn split_words(question: &str) -> Vec<Word> {
     let mut out = Vec::new();
     let bytes = question.as_bytes();
     let mut at = 0;
@@ -63,7 +74,15 @@ pub fn words(question: &str) -> Vec<Word> {
             let body_start = at + 1;
             let close = question[body_start..].find('`').map(|i| body_start + i);
             let end = close.unwrap_or(question.len());
-            let text = question[body_start..end].trim().to_string();
+            // `def round_money`, `class Cart`: the name.
+            let body = question[body_start..end].trim();
+            let text = body
+                .strip_prefix("def ")
+                .or_else(|| body.strip_prefix("class "))
+                .or_else(|| body.strip_prefix("async def "))
+                .unwrap_or(body)
+                .trim_end_matches("()")
+                .to_string();
             let mut next = close.map_or(end, |c| c + 1);
             let mut possessive = false;
             for suffix in ["'s", "’s"] {
@@ -84,6 +103,7 @@ pub fn words(question: &str) -> Vec<Word> {
                     code: true,
                     boundary_after,
                     comma_after,
+                    question_after: false,
                     possessive,
                 });
             }
@@ -140,6 +160,14 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     // `route()`: written as a call, so a name.
     let called = raw.contains("()") && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '(' | ')'));
     let text = text.strip_suffix("()").unwrap_or(&text).to_string();
+    // Chat shorthand: "w/" is "with", "w/o" is "without".
+    if matches!(text.to_lowercase().as_str(), "w/" | "w/o") {
+        let word = if text.len() == 2 { "with" } else { "without" };
+        let mut word = plain(word, start, start + text.len(), boundary_after);
+        word.comma_after = comma_after;
+        out.push(word);
+        return;
+    }
     let english_pair = text.split_once('/').is_some_and(|(a, b)| {
         let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
         words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
@@ -154,12 +182,13 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
             code: true,
             boundary_after,
             comma_after,
+            question_after: false,
             possessive,
         });
         return;
     }
     // English: `type-checking`, `depended-on`, `run-time` are two words.
-    let pieces: Vec<&str> = text.split(['-', '/']).filter(|p| !p.is_empty()).collect();
+    let pieces: Vec<&str> = text.split(['-', '/', '+']).filter(|p| !p.is_empty()).collect();
     let count = pieces.len();
     for (i, piece) in pieces.into_iter().enumerate() {
         let last = i + 1 == count;
@@ -180,6 +209,7 @@ fn plain(text: &str, start: usize, end: usize, boundary_after: bool) -> Word {
         code: false,
         boundary_after,
         comma_after: false,
+        question_after: false,
         possessive: false,
     }
 }

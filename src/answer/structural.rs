@@ -447,7 +447,11 @@ fn most_imported(bundle: &Bundle, scope: &Scope, top: usize, transitive: bool) -
         .keys()
         .filter(|id| scope.listed(id))
         .map(|id| {
-            let n = if transitive {
+            let whole_graph = !scope.runtime && !scope.without_tests && !scope.only_tests && scope.within.is_none();
+            let n = if transitive && whole_graph {
+                // The bundle already holds every module's transitive dependents over all edges.
+                bundle.nodes[id].importers_count
+            } else if transitive {
                 reachable(bundle, id, Direction::Importers, scope).iter().filter(|m| scope.listed(m)).count()
             } else {
                 bundle

@@ -83,6 +83,10 @@ pub struct Answer {
     /// What the question was understood to ask, with each part's computed result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub understood: Option<understand::Understanding>,
+    /// Details for the log, never shown to the asker: a model server's own error text can name internal
+    /// hosts and say more than a public comment should.
+    #[serde(skip)]
+    pub diagnostics: Vec<String>,
 }
 
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
@@ -137,6 +141,7 @@ impl Answerer<'_> {
         }
         // With a model, the graph tools may answer what the parser did not understand.
         let mut notes = Vec::new();
+        let mut diagnostics = Vec::new();
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
         {
@@ -165,11 +170,17 @@ impl Answerer<'_> {
                 Ok(tools::ToolOutcome::NotUsed(reason)) => {
                     notes.push(format!("{reason}; answered without the graph tools"))
                 }
-                Err(error) => notes.push(format!("the graph tools could not be used ({error:#})")),
+                Err(error) => {
+                    notes.push(
+                        "the graph tools could not be used (the language model failed; details in the log)".into(),
+                    );
+                    diagnostics.push(format!("graph tools: {error:#}"));
+                }
             }
         }
         let mut answer = self.answer_by_retrieval(question, &understood).await?;
         answer.notes.splice(0..0, notes);
+        answer.diagnostics.splice(0..0, diagnostics);
         answer.understood = Some(understood);
         Ok(answer)
     }
@@ -187,13 +198,13 @@ impl Answerer<'_> {
         };
         // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
         let mut notes = Vec::new();
+        let mut diagnostics = Vec::new();
         let chosen_folders = match self.chat {
             Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
                 Ok(folders) => Some(folders),
                 Err(error) => {
-                    notes.push(format!(
-                        "folder selection by the language model failed ({error:#}); used lexical folder scoring"
-                    ));
+                    notes.push("folder selection by the language model failed; used lexical folder scoring".into());
+                    diagnostics.push(format!("folder selection: {error:#}"));
                     None
                 }
             },
@@ -258,15 +269,18 @@ impl Answerer<'_> {
                     let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
                     let mode = if generated.declined { Mode::Declined } else { Mode::Generated };
                     notes.extend(checked.notes);
-                    return Ok(self.finish(question, mode, checked.text, checked.citations, context, notes));
+                    let mut answer = self.finish(question, mode, checked.text, checked.citations, context, notes);
+                    answer.diagnostics = diagnostics;
+                    return Ok(answer);
                 }
                 Err(error) => {
-                    notes.push(format!(
-                        "the language model could not be reached ({error:#}); this is the offline answer"
-                    ));
+                    notes.push("the language model could not be reached; this is the offline answer".into());
+                    diagnostics.push(format!("chat: {error:#}"));
                     let extract = extractive::answer(self.bundle, &retrieval);
                     let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
-                    return Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, notes));
+                    let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, notes);
+                    answer.diagnostics = diagnostics;
+                    return Ok(answer);
                 }
             }
         }
@@ -309,6 +323,7 @@ impl Answerer<'_> {
             },
             notes,
             understood: None,
+            diagnostics: Vec::new(),
         }
     }
 }

@@ -25,6 +25,10 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         let mut stdout = std::io::stdout().lock();
         for question in &questions {
             let answer = answerer.answer(question).await?;
+            // The model's own error text goes to the log, never into the answer.
+            for diagnostic in &answer.diagnostics {
+                eprintln!("strata ask: {diagnostic}");
+            }
             let rendered = match args.format {
                 AnswerFormat::Text => render::to_text(&answer),
                 AnswerFormat::Markdown => render::to_markdown(&answer),

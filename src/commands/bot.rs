@@ -43,7 +43,10 @@ pub fn run_bot_command(args: &BotArgs) -> Result<()> {
     match outcome {
         BotOutcome::Ignored(reason) => eprintln!("strata bot: ignored: {}", escape_data(&reason)),
         BotOutcome::Refused(reason) => eprintln!("strata bot: refused: {}", escape_data(&reason)),
-        BotOutcome::Answered { mode, comment_id } => {
+        BotOutcome::Answered { mode, comment_id, diagnostics } => {
+            for diagnostic in diagnostics {
+                eprintln!("strata bot: {}", escape_data(&diagnostic));
+            }
             eprintln!("strata bot: answered ({mode:?}) in comment {comment_id}")
         }
         BotOutcome::CannotAnswer(reason) => eprintln!("strata bot: told the asker: {}", escape_data(&reason)),

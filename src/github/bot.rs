@@ -45,6 +45,8 @@ pub enum BotOutcome {
     Answered {
         mode: Mode,
         comment_id: u64,
+        /// Details for the workflow log (a model server's error text), never posted.
+        diagnostics: Vec<String>,
     },
     /// Nothing was wrong with strata: no index yet, an expired one, an empty question. The thread says
     /// what to do.
@@ -96,7 +98,7 @@ pub async fn run_bot(github: &GitHub, event: &CommentEvent, settings: &BotSettin
         return Ok(BotOutcome::CannotAnswer("the question is empty".to_string()));
     }
     let answered = answer_in_thread(github, event, settings, &thread, &question).await;
-    let (body, mode) = match answered {
+    let (body, mode, diagnostics) = match answered {
         Ok(done) => done,
         Err(error) => {
             let message = user_message(&error);
@@ -110,7 +112,7 @@ pub async fn run_bot(github: &GitHub, event: &CommentEvent, settings: &BotSettin
     match thread.comment(github, &body).await {
         Ok(comment_id) => {
             let _ = thread.react(github, "rocket").await;
-            Ok(BotOutcome::Answered { mode, comment_id })
+            Ok(BotOutcome::Answered { mode, comment_id, diagnostics })
         }
         Err(error) => {
             // Never re-posted: after a server error the comment may exist already.
@@ -126,7 +128,7 @@ async fn answer_in_thread(
     settings: &BotSettings,
     thread: &Thread,
     question: &str,
-) -> Result<(String, Mode)> {
+) -> Result<(String, Mode, Vec<String>)> {
     let source = IndexSource {
         owner: thread.owner.clone(),
         repo: thread.repo.clone(),
@@ -156,7 +158,7 @@ async fn answer_in_thread(
         index_age: age_since(&found.run.updated_at),
         secrets: settings.secrets.clone(),
     };
-    Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode))
+    Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode, answer.diagnostics))
 }
 
 /// What the person who asked is told: the known failures in their words, anything else briefly.

@@ -357,6 +357,7 @@ mod tests {
             index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
             notes: vec!["ask @admin".into()],
             understood: None,
+            diagnostics: Vec::new(),
         };
         let body = answer_comment(&answer, 42, &ctx());
         assert!(body.starts_with("<!-- strata:answer question=42 subject=shop/cart.py -->\n"), "{body}");

@@ -340,6 +340,9 @@ async fn a_chat_server_error_falls_back_to_the_offline_answer() {
     let notes: Vec<&str> = answer["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
     assert!(notes.iter().any(|n| n.contains("folder selection by the language model failed")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("could not be reached")), "{notes:?}");
+    // The server's own text ("boom") and address stay out of the answer, which a bot posts publicly.
+    let shown = answer.to_string();
+    assert!(!shown.contains("boom") && !shown.contains("127.0.0.1"), "{shown}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

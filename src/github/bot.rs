@@ -12,7 +12,9 @@ use serde_json::json;
 
 use super::artifact::{IndexSource, MissingIndex, download_index, find_index_artifact};
 use super::client::GitHub;
-use super::comment::{CommentContext, answer_comment, error_comment, previous_subject, refers_back, resolve_follow_up};
+use super::comment::{
+    ANSWER_MARKER, CommentContext, answer_comment, error_comment, previous_subject, refers_back, resolve_follow_up,
+};
 use super::event::{CommentEvent, Triage, triage};
 use super::unzip::{ArchiveLimits, UnsafeArchive};
 use crate::answer::loaded::LoadedIndex;
@@ -65,6 +67,8 @@ struct Created {
 
 #[derive(Deserialize)]
 struct ThreadComment {
+    #[serde(default)]
+    id: u64,
     body: Option<String>,
     user: super::event::User,
 }
@@ -90,6 +94,13 @@ pub async fn run_bot(github: &GitHub, event: &CommentEvent, settings: &BotSettin
         Triage::Ask { question } => question,
     };
     let thread = Thread::of(event);
+    // A re-run job or a redelivered event finds its answer already posted: nothing more to do.
+    if let Some(existing) = thread.existing_answer(github, event.comment.id, event.issue.comments).await {
+        return Ok(BotOutcome::Ignored(format!(
+            "comment {existing} already answers comment {} (a re-run or a redelivered event)",
+            event.comment.id
+        )));
+    }
     // The reaction is a courtesy: failing to add it must not stop the answer.
     let _ = thread.react(github, "eyes").await;
     if question.is_empty() {
@@ -207,6 +218,22 @@ impl Thread {
         let told_user = self.comment(github, &error_comment(&message, None)).await.is_ok();
         let _ = self.react(github, "confused").await;
         BotOutcome::Failed { reason: detail.unwrap_or(message), told_user }
+    }
+
+    /// strata's answer to comment `question`, if a bot already posted one (its marker names the
+    /// question's id). The answer follows the question, so it is on the page after the `n_comments` seen
+    /// when the question was posted; when the comments cannot be read, there is none.
+    async fn existing_answer(&self, github: &GitHub, question: u64, n_comments: u64) -> Option<u64> {
+        let page = (n_comments + 1).div_ceil(100).max(1);
+        let route =
+            format!("/repos/{}/{}/issues/{}/comments?per_page=100&page={page}", self.owner, self.repo, self.number);
+        let comments: Vec<ThreadComment> = github.get_json(&route).await.ok()?;
+        let marker = format!("{ANSWER_MARKER} question={question} ");
+        comments
+            .iter()
+            .filter(|c| c.user.kind == "Bot")
+            .find(|c| c.body.as_deref().is_some_and(|body| body.starts_with(&marker)))
+            .map(|c| c.id)
     }
 
     /// The subject of strata's newest answer in this thread (comments by bots only).

@@ -167,6 +167,14 @@ impl FakeGitHub {
     }
 
     async fn reactions_and_comments(&self) {
+        // The thread as the bot first reads it: no answer yet (tests that need comments mount their own,
+        // which win over this one).
+        Mock::given(method("GET"))
+            .and(path(format!("{REPO}/issues/1/comments")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+            .with_priority(10)
+            .mount(&self.api)
+            .await;
         Mock::given(method("POST"))
             .and(path_regex(r"^/repos/gagbo/ouro-closures/issues/comments/\d+/reactions$"))
             .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 1, "content": "eyes"})))
@@ -467,7 +475,7 @@ async fn a_follow_up_resolves_it_from_the_previous_answer() {
             {"id": 2, "body": previous, "user": {"login": "github-actions[bot]", "type": "Bot"}},
             {"id": 3, "body": "<!-- strata:answer question=9 subject=shop/api.py -->", "user": {"login": "mallory", "type": "User"}}
         ])))
-        .expect(1)
+        .expect(2)
         .mount(&github.api)
         .await;
     let outcome = run_bot(&github, &event("/ask what imports it?", "OWNER", false), &[]).await;
@@ -507,4 +515,44 @@ async fn fetch_unpacks_the_latest_index_for_an_incremental_run() {
     assert_eq!(incremental.report["previous"], "used");
     assert_eq!(incremental.report["n_files_parsed"], 0);
     assert_token_only_sent_to_the_api(&github).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redelivered_event_is_not_answered_twice() {
+    let (_, zip) = shop_index();
+    let github = FakeGitHub::with_index(zip.clone()).await;
+    // The answer a first delivery posted; a user's comment quoting a marker does not count.
+    let answer =
+        "<!-- strata:answer question=1633968123 subject=shop/cart.py -->\n`Cart` is defined in `shop/cart.py`.";
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/issues/1/comments")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+            {"id": 1633968123, "body": "/ask where is Cart defined?", "user": {"login": "alice", "type": "User"}},
+            {"id": 77, "body": answer, "user": {"login": "github-actions[bot]", "type": "Bot"}}
+        ])))
+        .mount(&github.api)
+        .await;
+    let outcome = run_bot(&github, &event("/ask where is Cart defined?", "OWNER", false), &[]).await;
+    assert!(outcome.success, "{}", outcome.stderr);
+    assert!(outcome.stderr.contains("comment 77 already answers"), "{}", outcome.stderr);
+    assert!(github.comments().await.is_empty(), "no second answer");
+    assert!(github.reactions().await.is_empty(), "no second reaction");
+    assert!(github.storage.received_requests().await.unwrap().is_empty(), "no index downloaded");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_users_comment_with_a_marker_does_not_stop_the_answer() {
+    let (_, zip) = shop_index();
+    let github = FakeGitHub::with_index(zip.clone()).await;
+    let forged = "<!-- strata:answer question=1633968123 subject=shop/cart.py -->";
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/issues/1/comments")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+            {"id": 5, "body": forged, "user": {"login": "mallory", "type": "User"}}
+        ])))
+        .mount(&github.api)
+        .await;
+    let outcome = run_bot(&github, &event("/ask where is Cart defined?", "OWNER", false), &[]).await;
+    assert!(outcome.success, "{}", outcome.stderr);
+    assert_eq!(github.comments().await.len(), 1);
 }

@@ -1,7 +1,7 @@
 //! Citations: only modules that exist in the bundle are ever cited. Generated text is scanned for the
 //! module paths it names; a path that is not in the index is removed from the text and reported.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -45,28 +45,46 @@ pub struct Checked {
 static PATH_MENTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"`?((?:[A-Za-z0-9_.\-]+/)*[A-Za-z0-9_\-]+\.py)`?").expect("valid citation regex"));
 
-/// Every module path a text names, as written (with its backticks when it has them).
-pub fn path_mentions(text: &str) -> Vec<String> {
-    PATH_MENTION.captures_iter(text).map(|capture| capture[0].to_string()).collect()
-}
-
-pub fn check_generated(bundle: &Bundle, manifest: &Manifest, text: &str, retrieval: &Retrieval) -> Checked {
+/// The module paths `text` cites that are in the index and that `unverified` accepts; the others are
+/// replaced in the text and each gets a note saying why.
+fn verify_paths(bundle: &Bundle, text: &str, unverified: impl Fn(&str) -> Option<&'static str>) -> Verified {
     let mut cited = Vec::new();
-    let mut removed = BTreeSet::new();
+    let mut removed = BTreeMap::new();
     for capture in PATH_MENTION.captures_iter(text) {
-        let path = capture[1].to_string();
-        if bundle.nodes.contains_key(&path) {
-            cited.push((path, None));
-        } else {
-            removed.insert(capture[0].to_string());
+        let path = &capture[1];
+        let why = if bundle.nodes.contains_key(path) { unverified(path) } else { Some("no such module in the index") };
+        match why {
+            None => cited.push((path.to_string(), None)),
+            Some(why) => {
+                removed.insert(capture[0].to_string(), why);
+            }
         }
     }
     let mut checked_text = text.to_string();
     let mut notes = Vec::new();
-    for mention in &removed {
+    for (mention, why) in &removed {
         checked_text = checked_text.replace(mention.as_str(), "[unverified reference removed]");
-        notes.push(format!("removed citation {}: no such module in the index", mention.trim_matches('`')));
+        notes.push(format!("removed citation {}: {why}", mention.trim_matches('`')));
     }
+    Verified { text: checked_text, cited, notes }
+}
+
+/// A text with its unverified citations removed.
+struct Verified {
+    text: String,
+    cited: Vec<(String, Option<(u32, u32)>)>,
+    notes: Vec<String>,
+}
+
+/// A model's answer from graph tools: only modules a tool result named may be cited.
+pub fn check_tool_answer(bundle: &Bundle, manifest: &Manifest, text: &str, grounded: &BTreeSet<String>) -> Checked {
+    let verified =
+        verify_paths(bundle, text, |path| (!grounded.contains(path)).then_some("no graph tool result named it"));
+    Checked { text: verified.text, citations: cite(bundle, manifest, &verified.cited), notes: verified.notes }
+}
+
+pub fn check_generated(bundle: &Bundle, manifest: &Manifest, text: &str, retrieval: &Retrieval) -> Checked {
+    let Verified { text: checked_text, cited, mut notes } = verify_paths(bundle, text, |_| None);
     let retrieved: BTreeSet<&str> = retrieval
         .hits
         .iter()

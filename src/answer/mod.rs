@@ -148,9 +148,8 @@ impl Answerer<'_> {
             let search = RetrievalSearch { answerer: self };
             match tools::answer_with_tools(chat, question, self.bundle, &search).await {
                 Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
-                    let (text, kept, mut tool_notes) = tools::keep_grounded(&text, &grounded, self.bundle);
-                    let cited: Vec<(String, Option<(u32, u32)>)> = kept.into_iter().map(|id| (id, None)).collect();
-                    let citations = citations::cite(self.bundle, self.manifest, &cited);
+                    let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
+                    let (text, citations, mut tool_notes) = (checked.text, checked.citations, checked.notes);
                     let context = grounded
                         .iter()
                         .map(|id| ContextItem {

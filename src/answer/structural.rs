@@ -242,35 +242,24 @@ fn reach_all(bundle: &Bundle, entity: &Entity, direction: Direction, scope: &Sco
             format!("Nothing in the repository depends on `{id}`{note}{qualifier}: changing it affects only itself.")
         }
         (Direction::Imports, 0) => format!("`{id}`{note} depends on no module of the repository{qualifier}."),
-        (Direction::Importers, _) => {
-            let mut text = format!(
-                "{n} module(s) depend on `{id}`{note}{qualifier}, so changing it can affect them. {} import it directly: {}.",
-                direct.len(),
-                limited(&quoted(&direct), MAX_LISTED)
-            );
+        (direction, _) => {
+            let (head, through) = match direction {
+                Direction::Importers => (
+                    format!(
+                        "{n} module(s) depend on `{id}`{note}{qualifier}, so changing it can affect them. {} import it directly",
+                        direct.len()
+                    ),
+                    "depend on it indirectly, through those",
+                ),
+                Direction::Imports => (
+                    format!("`{id}`{note} depends on {n} module(s){qualifier}. It imports {} directly", direct.len()),
+                    "through those",
+                ),
+            };
+            let mut text = format!("{head}: {}.", limited(&quoted(&direct), MAX_LISTED));
             if !indirect.is_empty() {
-                let _ = write!(
-                    text,
-                    " {} more depend on it indirectly, through those: {}.",
-                    indirect.len(),
-                    limited(&quoted(&indirect), MAX_LISTED)
-                );
-            }
-            text
-        }
-        (Direction::Imports, _) => {
-            let mut text = format!(
-                "`{id}`{note} depends on {n} module(s){qualifier}. It imports {} directly: {}.",
-                direct.len(),
-                limited(&quoted(&direct), MAX_LISTED)
-            );
-            if !indirect.is_empty() {
-                let _ = write!(
-                    text,
-                    " {} more through those: {}.",
-                    indirect.len(),
-                    limited(&quoted(&indirect), MAX_LISTED)
-                );
+                let _ =
+                    write!(text, " {} more {through}: {}.", indirect.len(), limited(&quoted(&indirect), MAX_LISTED));
             }
             text
         }

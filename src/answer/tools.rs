@@ -17,7 +17,7 @@ use async_openai::types::chat::{
 };
 use serde_json::{Value, json};
 
-use super::entities::{EntityLinker, Linked};
+use super::entities::EntityLinker;
 use super::generate::ChatSettings;
 use super::structural::{answer_part, suggestions};
 use super::understand::{Entity, Part, Relation};
@@ -177,15 +177,7 @@ pub fn run_graph_tool(
 
 fn link(linker: &EntityLinker<'_>, mention: &str) -> Option<Entity> {
     let linked = linker.link(mention).or_else(|| linker.link_word(mention, true))?;
-    let (id, note) = match linked {
-        Linked::Module { id, .. } => (id, String::new()),
-        Linked::Symbol { name, modules } => {
-            let id = modules.first()?.clone();
-            let note = format!(" (`{name}` is defined in `{id}`)");
-            (id, note)
-        }
-    };
-    Some(Entity { mention: mention.to_string(), id, note })
+    Entity::of(mention, linked)
 }
 
 /// The tools offered to the model, each with a JSON Schema for its arguments.
@@ -250,24 +242,4 @@ fn definitions() -> Vec<ChatCompletionTools> {
             })
         })
         .collect()
-}
-
-/// Keeps the module paths of `text` that a tool result named; the others are removed with a note.
-pub fn keep_grounded(text: &str, grounded: &BTreeSet<String>, bundle: &Bundle) -> (String, Vec<String>, Vec<String>) {
-    let mut kept = Vec::new();
-    let mut notes = Vec::new();
-    let mut checked = text.to_string();
-    for mention in super::citations::path_mentions(text) {
-        let path = mention.trim_matches('`').to_string();
-        if grounded.contains(&path) && bundle.nodes.contains_key(&path) {
-            if !kept.contains(&path) {
-                kept.push(path);
-            }
-        } else {
-            checked = checked.replace(&mention, "[unverified reference removed]");
-            notes.push(format!("removed citation {path}: no graph tool result named it"));
-        }
-    }
-    notes.dedup();
-    (checked, kept, notes)
 }

@@ -47,18 +47,12 @@ impl Mention {
 
     /// The module this mention stands for: the module it names, else the module defining its symbol.
     pub fn entity(&self) -> Option<Entity> {
-        if let Some((id, alternatives)) = &self.module {
-            let note = if alternatives.is_empty() {
-                String::new()
-            } else {
-                let shown: Vec<String> = alternatives.iter().take(3).map(|a| format!("`{a}`")).collect();
-                format!(" (also matching: {})", shown.join(", "))
-            };
-            return Some(Entity { mention: self.text.clone(), id: id.clone(), note });
-        }
-        let (name, modules) = self.symbol.as_ref()?;
-        let id = modules.first()?.clone();
-        Some(Entity { mention: self.text.clone(), note: format!(" (`{name}` is defined in `{id}`)"), id })
+        let linked = match (&self.module, &self.symbol) {
+            (Some((id, alternatives)), _) => Linked::Module { id: id.clone(), alternatives: alternatives.clone() },
+            (None, Some((name, modules))) => Linked::Symbol { name: name.clone(), modules: modules.clone() },
+            (None, None) => return None,
+        };
+        Entity::of(&self.text, linked)
     }
 
     fn unlinked(&self) -> bool {

@@ -743,7 +743,6 @@ pub const FILLER: &[&str] = &[
     "sits",
     "appear",
     "appears",
-    "show",
     "shows",
     "symbols",
     "symbol",

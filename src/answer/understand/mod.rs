@@ -14,7 +14,7 @@ use serde::Serialize;
 use self::clause::{Mention, Outcome};
 use self::lexicon::{Cue, Hit};
 use self::words::Word;
-use super::entities::EntityLinker;
+use super::entities::{EntityLinker, Linked};
 use super::structural::ExactResult;
 
 /// What a part of a question asks for.
@@ -59,6 +59,26 @@ pub struct Entity {
     /// Said when the link needs explaining: other modules with the same name, or the module of a symbol.
     #[serde(skip)]
     pub note: String,
+}
+
+impl Entity {
+    /// The module a linked name stands for: the module it names (other modules of that name noted),
+    /// else the module defining the class or function it names.
+    pub fn of(mention: &str, linked: Linked) -> Option<Entity> {
+        let (id, note) = match linked {
+            Linked::Module { id, alternatives } if alternatives.is_empty() => (id, String::new()),
+            Linked::Module { id, alternatives } => {
+                let shown: Vec<String> = alternatives.iter().take(3).map(|a| format!("`{a}`")).collect();
+                (id, format!(" (also matching: {})", shown.join(", ")))
+            }
+            Linked::Symbol { name, modules } => {
+                let id = modules.first()?.clone();
+                let note = format!(" (`{name}` is defined in `{id}`)");
+                (id, note)
+            }
+        };
+        Some(Entity { mention: mention.to_string(), id, note })
+    }
 }
 
 /// One structural question inside the question, fully understood.

@@ -39,18 +39,23 @@ pub struct ExactResult {
     pub names: Option<Vec<String>>,
 }
 
-/// Answers every part of an understood question, in order.
-pub fn answer_parts(bundle: &Bundle, parts: &mut [Part]) -> StructuralAnswer {
+/// Every part of an understood question answered, in order: one text, the modules cited, and each
+/// part's result stored in the part.
+pub struct AnsweredParts {
+    pub text: String,
+    pub cited: Vec<(String, Option<(u32, u32)>)>,
+}
+
+pub fn answer_parts(bundle: &Bundle, parts: &mut [Part]) -> AnsweredParts {
     let mut texts = Vec::new();
     let mut cited = Vec::new();
     for part in parts.iter_mut() {
         let answer = answer_part(bundle, part);
         texts.push(answer.text);
         cited.extend(answer.cited);
-        part.result = Some(answer.result.clone());
+        part.result = Some(answer.result);
     }
-    let result = parts.first().and_then(|p| p.result.clone()).unwrap_or_default();
-    StructuralAnswer { text: texts.join("\n\n"), cited, result }
+    AnsweredParts { text: texts.join("\n\n"), cited }
 }
 
 /// The exact answer to one part.

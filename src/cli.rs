@@ -2,6 +2,7 @@
 //! Every flag the GitHub Action can set has a `STRATA_*` environment twin; the LLM endpoint uses the
 //! conventional `OPENAI_BASE_URL` and `OPENAI_API_KEY`.
 
+use crate::secret::Secret;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -85,15 +86,21 @@ pub struct GitHubArgs {
     pub index_workflow: String,
     #[arg(long, default_value = "strata-index", env = "STRATA_ARTIFACT_NAME")]
     pub artifact_name: String,
-    /// Largest artifact accepted, downloaded and unpacked, in bytes.
-    #[arg(long, default_value_t = 4 << 30, env = "STRATA_MAX_ARTIFACT_BYTES")]
+    /// Largest artifact accepted, downloaded (streamed to disk) and unpacked, in bytes.
+    #[arg(long, default_value_t = 1 << 30, env = "STRATA_MAX_ARTIFACT_BYTES")]
     pub max_artifact_bytes: u64,
     /// Most entries an artifact may have.
     #[arg(long, default_value_t = 10_000, env = "STRATA_MAX_ARTIFACT_ENTRIES")]
     pub max_artifact_entries: usize,
+    /// Largest ratio of an entry's unpacked to compressed size (entries under 1 MiB are not checked).
+    #[arg(long, default_value_t = 100, env = "STRATA_MAX_ARTIFACT_RATIO")]
+    pub max_artifact_ratio: u64,
     /// Longest wait for a rate limit to reset, in seconds; longer fails instead.
     #[arg(long, default_value_t = 300, env = "STRATA_MAX_RATE_LIMIT_WAIT")]
     pub max_rate_limit_wait: u64,
+    /// Wait after a secondary rate limit that names no time, in seconds (GitHub asks for at least 60).
+    #[arg(long, default_value_t = 60, env = "STRATA_SECONDARY_RATE_LIMIT_WAIT")]
+    pub secondary_rate_limit_wait: u64,
 }
 
 #[derive(Debug, Args)]
@@ -119,6 +126,10 @@ pub struct BotArgs {
     /// Chat model used when an OpenAI-compatible server is configured.
     #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
     pub chat_model: String,
+    /// The account the bot's comments are posted as (a GitHub App token posts as `APP[bot]`). Only its
+    /// comments are read back as earlier answers.
+    #[arg(long, default_value = "github-actions[bot]", env = "STRATA_BOT_LOGIN")]
+    pub bot_login: String,
     #[command(flatten)]
     pub github: GitHubArgs,
     #[command(flatten)]
@@ -158,7 +169,7 @@ pub struct LlmArgs {
     pub openai_base_url: Option<String>,
     /// API key for that server (not needed by most local servers).
     #[arg(long, env = "OPENAI_API_KEY", hide_env_values = true)]
-    pub openai_api_key: Option<String>,
+    pub openai_api_key: Option<Secret>,
     /// Embedding model for `--embedder openai`.
     #[arg(long, default_value = "text-embedding-3-small", env = "STRATA_EMBEDDING_MODEL")]
     pub embedding_model: String,

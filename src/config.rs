@@ -4,6 +4,8 @@
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
+use crate::secret::Secret;
+
 /// Files above this size are skipped with a warning unless configured otherwise (generated code, data).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2_000_000;
 
@@ -67,6 +69,61 @@ impl IndexSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn toml_piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "[index]\n",
+            "[index.x]\n",
+            "[[index]]\n",
+            "exclude = [\"docs\"]\n",
+            "source-roots = [\"..\", \"src\"]\n",
+            "max-file-bytes = 10\n",
+            "max-file-bytes = -1\n",
+            "max-file-bytes = 1e400\n",
+            "unknown = 1\n",
+            "exclude = \"not a list\"\n",
+            "\"",
+            "'",
+            "[",
+            "]",
+            "=",
+            "\n",
+            "\r\n",
+            "\0",
+            "\u{feff}",
+            "é",
+            "#",
+            "x = { a = 1 }\n",
+            "\"\"\"",
+            "[index]\n[index]\n",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any text is a configuration or an error that names the file and the line, never a panic.
+        #[test]
+        fn any_text_parses_or_names_the_file_and_line(
+            pieces in prop::collection::vec(toml_piece(), 0..12),
+            noise in "\\PC{0,40}",
+        ) {
+            let text = format!("{}{noise}", pieces.concat());
+            match FileConfig::parse(&text) {
+                Ok(file) => {
+                    let settings = IndexSettings::resolve(&IndexOptions::default(), &file);
+                    prop_assert!(settings.max_file_bytes > 0 || file.index.max_file_bytes == Some(0));
+                }
+                Err(error) => {
+                    let message = format!("{error:#}");
+                    prop_assert!(message.contains(CONFIG_FILE_NAME), "{}", message);
+                    prop_assert!(message.contains("line "), "no line in: {}", message);
+                }
+            }
+        }
+    }
 
     #[test]
     fn flags_win_and_exclusions_add_up() {
@@ -100,7 +157,7 @@ pub enum EmbedderChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LlmServer {
     pub base_url: String,
-    pub api_key: String,
+    pub api_key: Secret,
 }
 
 pub const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -116,7 +173,7 @@ impl LlmServer {
         }
         Some(LlmServer {
             base_url: base_url.unwrap_or(DEFAULT_OPENAI_BASE_URL).trim_end_matches('/').to_string(),
-            api_key: api_key.unwrap_or_default().to_string(),
+            api_key: Secret::new(api_key.unwrap_or_default()),
         })
     }
 }

@@ -22,4 +22,5 @@ pub mod graph;
 pub mod pipeline;
 pub mod python;
 pub mod search;
+pub mod secret;
 pub mod source;

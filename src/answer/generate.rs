@@ -14,12 +14,13 @@ use async_openai::types::chat::{
 
 use crate::bundle::Bundle;
 use crate::search::retrieve::Retrieval;
+use crate::secret::Secret;
 
 /// How to reach the chat model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatSettings {
     pub base_url: String,
-    pub api_key: String,
+    pub api_key: Secret,
     pub model: String,
 }
 
@@ -93,7 +94,7 @@ pub async fn generate(
 
 /// One chat completion at temperature 0. No retry: a failure falls back to the offline path at once.
 pub(crate) async fn chat(settings: &ChatSettings, system: &str, user: String) -> Result<String> {
-    let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(&settings.api_key);
+    let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(settings.api_key.expose());
     let client = Client::with_config(config);
     let request = CreateChatCompletionRequestArgs::default()
         .model(settings.model.clone())

@@ -59,8 +59,9 @@ pub async fn answer_with_tools(
     bundle: &Bundle,
     search: &impl CodeSearch,
 ) -> Result<ToolOutcome> {
-    let client =
-        Client::with_config(OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(&settings.api_key));
+    let client = Client::with_config(
+        OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(settings.api_key.expose()),
+    );
     let linker = EntityLinker::new(bundle);
     let mut messages: Vec<ChatCompletionRequestMessage> = vec![
         ChatCompletionRequestSystemMessage::from(SYSTEM_PROMPT).into(),

@@ -10,13 +10,17 @@ use crate::answer::loaded::LoadedIndex;
 use crate::answer::{ChatSettings, render};
 use crate::cli::{AnswerFormat, AskArgs};
 use crate::config::LlmServer;
+use crate::secret::Secret;
 
 pub fn run_ask_command(args: &AskArgs) -> Result<()> {
     let questions = match &args.questions {
         Some(path) => read_questions(path)?,
         None => vec![args.question.join(" ")],
     };
-    let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
     let chat =
         server.as_ref().filter(|_| !args.offline).map(|server| ChatSettings::for_server(server, &args.chat_model));
     super::runtime()?.block_on(async {

@@ -13,13 +13,17 @@ use crate::github::bot::{BotOutcome, BotSettings, run_bot};
 use crate::github::client::{ClientSettings, GitHub};
 use crate::github::event::CommentEvent;
 use crate::github::unzip::ArchiveLimits;
+use crate::secret::Secret;
 
 pub fn run_bot_command(args: &BotArgs) -> Result<()> {
     let event_json = std::fs::read_to_string(&args.event)
         .with_context(|| format!("cannot read the event file {}", args.event.display()))?;
     let event = CommentEvent::parse(&event_json)?;
-    let token = std::env::var("GITHUB_TOKEN").unwrap_or_default();
-    let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
+    let token = Secret::new(std::env::var("GITHUB_TOKEN").unwrap_or_default());
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
     let work_dir = tempfile::tempdir().context("cannot create a working directory")?;
     let settings = BotSettings {
         trusted_associations: args.trusted_associations.iter().map(|a| a.trim().to_string()).collect(),
@@ -34,6 +38,7 @@ pub fn run_bot_command(args: &BotArgs) -> Result<()> {
             .collect(),
         llm: server,
         chat_model: args.chat_model.clone(),
+        bot_login: args.bot_login.clone(),
         work_dir: work_dir.path().to_path_buf(),
     };
     let outcome = super::runtime()?.block_on(async {
@@ -59,13 +64,18 @@ pub fn run_bot_command(args: &BotArgs) -> Result<()> {
 }
 
 pub(super) fn limits(args: &GitHubArgs) -> ArchiveLimits {
-    ArchiveLimits { max_bytes: args.max_artifact_bytes, max_entries: args.max_artifact_entries }
+    ArchiveLimits {
+        max_bytes: args.max_artifact_bytes,
+        max_entries: args.max_artifact_entries,
+        max_ratio: args.max_artifact_ratio,
+    }
 }
 
-pub(super) fn client_settings(args: &GitHubArgs, token: String) -> ClientSettings {
+pub(super) fn client_settings(args: &GitHubArgs, token: Secret) -> ClientSettings {
     ClientSettings {
         api_url: args.api_url.clone(),
         token,
         max_rate_limit_wait: std::time::Duration::from_secs(args.max_rate_limit_wait),
+        secondary_rate_limit_wait: std::time::Duration::from_secs(args.secondary_rate_limit_wait),
     }
 }

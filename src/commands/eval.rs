@@ -10,9 +10,13 @@ use crate::cli::EvalArgs;
 use crate::config::LlmServer;
 use crate::eval::report::{append_history, to_markdown};
 use crate::eval::{EvalRequest, run_eval};
+use crate::secret::Secret;
 
 pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
-    let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
     let judge_cache = args.judge_cache.clone().unwrap_or_else(|| args.out.join("judge-cache"));
     let request = EvalRequest {
         index_dir: &args.index,

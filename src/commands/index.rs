@@ -11,6 +11,7 @@ use crate::cli::IndexArgs;
 use crate::config::{IndexOptions, LlmServer};
 use crate::pipeline::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
 use crate::search::embed::embedder_for_choice;
+use crate::secret::Secret;
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let options = IndexOptions {
@@ -18,7 +19,10 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         source_roots: args.source_roots.clone(),
         max_file_bytes: args.max_file_bytes,
     };
-    let server = LlmServer::from_values(args.llm.openai_base_url.as_deref(), args.llm.openai_api_key.as_deref());
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
     let runtime = super::runtime()?;
     let report = runtime.block_on(async {
         let embedder = embedder_for_choice(args.embedder, server.as_ref(), &args.llm.embedding_model).await?;

@@ -1,9 +1,11 @@
 //! Finding and fetching the latest index. The source of truth is the artifact of the newest successful
-//! `push` run of the index workflow on the default branch of this repository, never "the newest
+//! `push`, `workflow_dispatch` or `schedule` run of the index workflow on the default branch of this
+//! repository (events whose code is the branch itself), never "the newest
 //! artifact with this name": a fork's pull-request run can upload an artifact of any name into the
 //! base repository. So the run must be on the default branch with this repository as its head, and
 //! the artifact must belong to that run.
 
+use std::io::{BufReader, Seek, SeekFrom};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -89,7 +91,7 @@ pub struct IndexArtifact {
 #[derive(Debug, thiserror::Error)]
 pub enum MissingIndex {
     #[error(
-        "there is no index yet: `{workflow}` has no successful push run on `{branch}` with an artifact named `{artifact}`. Push to `{branch}` (or run the workflow) and ask again."
+        "there is no index yet: `{workflow}` has no successful run on `{branch}` with an artifact named `{artifact}`. Push to `{branch}` (or run the workflow) and ask again."
     )]
     NotBuilt { workflow: String, branch: String, artifact: String },
     #[error(
@@ -100,15 +102,25 @@ pub enum MissingIndex {
     TooLarge { size: u64, limit: u64 },
 }
 
-/// How many of the newest successful runs are searched for the artifact.
-const RUNS_SEARCHED: usize = 10;
+/// An artifact that was found but could not be used: too large, not a zip, or unsafe. `strata fetch`
+/// treats it like no index (the index is rebuilt); the bot says why it cannot answer.
+#[derive(Debug, thiserror::Error)]
+#[error("the index artifact could not be used")]
+pub struct RefusedIndex(#[source] pub anyhow::Error);
 
-/// Finds the artifact of the newest successful push run on the default branch that has one.
+/// How many of the newest successful runs are searched for the artifact.
+const RUNS_SEARCHED: usize = 20;
+
+/// The events whose runs check out the default branch itself; a `pull_request` or `workflow_run` run's
+/// artifact could hold anything.
+const TRUSTED_EVENTS: [&str; 3] = ["push", "workflow_dispatch", "schedule"];
+
+/// Finds the artifact of the newest successful trusted run on the default branch that has one.
 pub async fn find_index_artifact(github: &GitHub, source: &IndexSource) -> Result<IndexArtifact> {
     let IndexSource { owner, repo, workflow, default_branch, artifact_name, .. } = source;
     let runs: WorkflowRuns = github
         .get_json(&format!(
-            "/repos/{owner}/{repo}/actions/workflows/{workflow}/runs?branch={}&event=push&status=success&per_page={RUNS_SEARCHED}",
+            "/repos/{owner}/{repo}/actions/workflows/{workflow}/runs?branch={}&status=success&per_page={RUNS_SEARCHED}",
             percent_encode(default_branch)
         ))
         .await?;
@@ -155,9 +167,9 @@ pub async fn find_index_artifact(github: &GitHub, source: &IndexSource) -> Resul
     })
 }
 
-/// A successful push run on the default branch whose code came from this repository (not a fork).
+/// A successful trusted run on the default branch whose code came from this repository (not a fork).
 fn is_trusted_run(run: &WorkflowRun, source: &IndexSource) -> bool {
-    run.event == "push"
+    TRUSTED_EVENTS.contains(&run.event.as_str())
         && run.conclusion.as_deref() == Some("success")
         && run.head_branch.as_deref() == Some(source.default_branch.as_str())
         && run.head_repository.as_ref().is_some_and(|repo| repo.id == source.repository_id)
@@ -174,17 +186,22 @@ pub async fn download_index(
     limits: ArchiveLimits,
 ) -> Result<()> {
     if found.artifact.size_in_bytes > limits.max_bytes {
-        return Err(MissingIndex::TooLarge { size: found.artifact.size_in_bytes, limit: limits.max_bytes }.into());
+        let too_large = MissingIndex::TooLarge { size: found.artifact.size_in_bytes, limit: limits.max_bytes };
+        return Err(RefusedIndex(too_large.into()).into());
     }
     let route = format!("/repos/{}/{}/actions/artifacts/{}/zip", source.owner, source.repo, found.artifact.id);
-    let max_download = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
-    let zip = match github.download(&route, max_download).await {
+    // Streamed to a temporary file next to `dest` (removed when done), never held in memory.
+    let parent = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut zip = tempfile::tempfile_in(parent).with_context(|| format!("cannot write in {}", parent.display()))?;
+    match github.download_to(&route, &mut zip, limits.max_bytes).await {
         Err(super::client::RequestError::TooLarge { .. }) => {
-            return Err(UnsafeArchive::TooLarge(limits.max_bytes).into());
+            return Err(RefusedIndex(UnsafeArchive::TooLarge(limits.max_bytes).into()).into());
         }
         other => other?,
     };
-    unpack(&zip, dest, limits).with_context(|| format!("refused the index artifact {}", found.artifact.id))?;
+    zip.seek(SeekFrom::Start(0)).context("cannot read the download back")?;
+    unpack(BufReader::new(zip), dest, limits)
+        .map_err(|error| RefusedIndex(error.context(format!("refused the index artifact {}", found.artifact.id))))?;
     Ok(())
 }
 
@@ -228,5 +245,8 @@ mod tests {
         assert!(!is_trusted_run(&run("main", 99, "push"), &source()), "a fork's head");
         assert!(!is_trusted_run(&run("feature", 7, "push"), &source()));
         assert!(!is_trusted_run(&run("main", 7, "pull_request"), &source()));
+        assert!(!is_trusted_run(&run("main", 7, "workflow_run"), &source()));
+        assert!(is_trusted_run(&run("main", 7, "workflow_dispatch"), &source()), "a manual run on main");
+        assert!(is_trusted_run(&run("main", 7, "schedule"), &source()));
     }
 }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::artifact::{IndexSource, MissingIndex, download_index, find_index_artifact};
+use super::artifact::{IndexSource, MissingIndex, RefusedIndex, download_index, find_index_artifact};
 use super::client::GitHub;
 use super::comment::{
     ANSWER_MARKER, CommentContext, answer_comment, error_comment, previous_subject, refers_back, resolve_follow_up,
@@ -20,6 +20,7 @@ use super::unzip::{ArchiveLimits, UnsafeArchive};
 use crate::answer::loaded::LoadedIndex;
 use crate::answer::{ChatSettings, Mode};
 use crate::config::LlmServer;
+use crate::secret::Secret;
 
 /// Everything the bot needs besides the event and the client.
 #[derive(Debug, Clone)]
@@ -32,9 +33,12 @@ pub struct BotSettings {
     pub limits: ArchiveLimits,
     pub server_url: String,
     /// Values never to be posted (the token, the API key).
-    pub secrets: Vec<String>,
+    pub secrets: Vec<Secret>,
     pub llm: Option<LlmServer>,
     pub chat_model: String,
+    /// The account the bot posts as (`github-actions[bot]` with the workflow token): only its comments
+    /// count as earlier answers.
+    pub bot_login: String,
     /// A fresh directory to unpack the index into.
     pub work_dir: PathBuf,
 }
@@ -93,7 +97,7 @@ pub async fn run_bot(github: &GitHub, event: &CommentEvent, settings: &BotSettin
         }
         Triage::Ask { question } => question,
     };
-    let thread = Thread::of(event);
+    let thread = Thread::of(event, settings);
     // A re-run job or a redelivered event finds its answer already posted: nothing more to do.
     if let Some(existing) = thread.existing_answer(github, event.comment.id, event.issue.comments).await {
         return Ok(BotOutcome::Ignored(format!(
@@ -180,6 +184,12 @@ fn user_message(error: &anyhow::Error) -> String {
     if let Some(unsafe_archive) = error.chain().find_map(|cause| cause.downcast_ref::<UnsafeArchive>()) {
         return format!("the index artifact was refused ({unsafe_archive}). Re-run the index workflow.");
     }
+    if let Some(too_large) = error.chain().find_map(|cause| cause.downcast_ref::<MissingIndex>()) {
+        return format!("the index artifact was refused ({too_large}). Re-run the index workflow.");
+    }
+    if error.chain().any(|cause| cause.downcast_ref::<RefusedIndex>().is_some()) {
+        return "the index artifact could not be read (damaged or not a zip). Re-run the index workflow.".to_string();
+    }
     "something went wrong while answering; the workflow run's log has the details.".to_string()
 }
 
@@ -189,16 +199,23 @@ struct Thread {
     repo: String,
     number: u64,
     comment_id: u64,
+    bot_login: String,
 }
 
 impl Thread {
-    fn of(event: &CommentEvent) -> Thread {
+    fn of(event: &CommentEvent, settings: &BotSettings) -> Thread {
         Thread {
             owner: event.repository.owner.login.clone(),
             repo: event.repository.name.clone(),
             number: event.issue.number,
             comment_id: event.comment.id,
+            bot_login: settings.bot_login.clone(),
         }
+    }
+
+    /// A comment this bot posted: any other account (another bot included) can write a marker.
+    fn is_own(&self, comment: &ThreadComment) -> bool {
+        comment.user.kind == "Bot" && comment.user.login.eq_ignore_ascii_case(&self.bot_login)
     }
 
     async fn react(&self, github: &GitHub, content: &str) -> Result<()> {
@@ -220,7 +237,7 @@ impl Thread {
         BotOutcome::Failed { reason: detail.unwrap_or(message), told_user }
     }
 
-    /// strata's answer to comment `question`, if a bot already posted one (its marker names the
+    /// strata's answer to comment `question`, if this bot already posted one (its marker names the
     /// question's id). The answer follows the question, so it is on the page after the `n_comments` seen
     /// when the question was posted; when the comments cannot be read, there is none.
     async fn existing_answer(&self, github: &GitHub, question: u64, n_comments: u64) -> Option<u64> {
@@ -231,12 +248,12 @@ impl Thread {
         let marker = format!("{ANSWER_MARKER} question={question} ");
         comments
             .iter()
-            .filter(|c| c.user.kind == "Bot")
+            .filter(|c| self.is_own(c))
             .find(|c| c.body.as_deref().is_some_and(|body| body.starts_with(&marker)))
             .map(|c| c.id)
     }
 
-    /// The subject of strata's newest answer in this thread (comments by bots only).
+    /// The subject of strata's newest answer in this thread (this bot's comments only).
     async fn previous_subject(&self, github: &GitHub, n_comments: u64) -> Option<String> {
         let last_page = n_comments.div_ceil(100).max(1);
         let route = format!(
@@ -247,7 +264,7 @@ impl Thread {
         previous_subject(
             comments
                 .iter()
-                .filter(|c| c.user.kind == "Bot")
+                .filter(|c| self.is_own(c))
                 .filter_map(|c| c.body.as_deref())
                 .collect::<Vec<_>>()
                 .into_iter(),

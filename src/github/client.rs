@@ -5,6 +5,8 @@
 //! - a rate-limited request (403/429 with `retry-after`, or `x-ratelimit-remaining: 0` and
 //!   `x-ratelimit-reset`; a 429 without either waits a minute) is retried, POSTs included: GitHub did
 //!   not act on it;
+//! - a 403 with neither header whose message says a secondary rate limit was hit waits as GitHub asks
+//!   (a minute unless configured) and is retried once; any other 403 is a refusal;
 //! - a GET is also retried after a 5xx or a transport error;
 //! - a POST is never retried after a 5xx or a transport error: it may have been applied.
 //!
@@ -19,9 +21,13 @@ use octocrab::Octocrab;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::secret::Secret;
+
 pub const API_VERSION: &str = "2022-11-28";
 /// Attempts for a GET that fails with a 5xx or a transport error.
 const SERVER_ERROR_ATTEMPTS: u32 = 3;
+/// The largest API answer read into memory (artifact downloads go to disk).
+const API_BODY_LIMIT: u64 = 256 << 20;
 /// Rate-limit waits before giving up.
 const RATE_LIMIT_RETRIES: u32 = 2;
 
@@ -29,14 +35,30 @@ const RATE_LIMIT_RETRIES: u32 = 2;
 #[derive(Debug, Clone)]
 pub struct ClientSettings {
     pub api_url: String,
-    pub token: String,
+    pub token: Secret,
     /// The longest rate-limit wait accepted; a longer one fails with a clear error instead.
     pub max_rate_limit_wait: Duration,
+    /// The wait after a secondary rate limit that names no time (GitHub asks for at least a minute).
+    pub secondary_rate_limit_wait: Duration,
 }
 
 pub struct GitHub {
     crab: Octocrab,
     max_rate_limit_wait: Duration,
+    secondary_rate_limit_wait: Duration,
+}
+
+/// What to do with a response after the rate-limit rules: use it, or wait and send the request again.
+enum Step {
+    Use(Response),
+    Wait(Duration),
+}
+
+/// Rate-limit waits so far for one request.
+#[derive(Default)]
+struct Waits {
+    rate_limit: u32,
+    secondary: u32,
 }
 
 /// A failed request, with what the bot needs to decide what to tell the user.
@@ -45,7 +67,7 @@ pub enum RequestError {
     #[error("GitHub answered {status} to {method} {route}: {message}")]
     Status { method: &'static str, route: String, status: StatusCode, message: String },
     #[error("the response to GET {route} is larger than the {limit}-byte limit")]
-    TooLarge { route: String, limit: usize },
+    TooLarge { route: String, limit: u64 },
     #[error("{method} {route} failed: {source:#}")]
     Transport {
         method: &'static str,
@@ -75,45 +97,58 @@ impl GitHub {
             .set_connect_timeout(Some(Duration::from_secs(10)))
             .set_read_timeout(Some(Duration::from_secs(60)));
         if !settings.token.is_empty() {
-            builder = builder.personal_token(settings.token.clone());
+            builder = builder.personal_token(settings.token.expose().to_string());
         }
         let crab = builder.build().context("cannot build the GitHub client")?;
-        Ok(GitHub { crab, max_rate_limit_wait: settings.max_rate_limit_wait })
+        Ok(GitHub {
+            crab,
+            max_rate_limit_wait: settings.max_rate_limit_wait,
+            secondary_rate_limit_wait: settings.secondary_rate_limit_wait,
+        })
     }
 
     /// GET `route` (a path under the API URL, with its query) and decode the JSON body.
     pub async fn get_json<T: DeserializeOwned>(&self, route: &str) -> Result<T, RequestError> {
         let response = self.send_get(route).await?;
-        let body = read_body(response, usize::MAX).await.map_err(|source| transport("GET", route, source))?;
+        let body = read_body(response, API_BODY_LIMIT).await.map_err(|source| transport("GET", route, source))?;
         serde_json::from_slice(&body).map_err(|error| transport("GET", route, error.into()))
     }
 
     /// POST a JSON body to `route` and decode the JSON answer. Retried only when rate-limited.
     pub async fn post_json<B: Serialize, T: DeserializeOwned>(&self, route: &str, body: &B) -> Result<T, RequestError> {
-        let mut rate_limit_retries = 0;
+        let mut waits = Waits::default();
         loop {
             let response = self.crab._post(route, Some(body)).await.map_err(|e| transport("POST", route, e.into()))?;
-            if let Some(wait) = self.rate_limit_wait(&response, &mut rate_limit_retries, "POST", route)? {
-                tokio::time::sleep(wait).await;
-                continue;
-            }
+            let response = match self.rate_limit_step(response, &mut waits, "POST", route).await? {
+                Step::Use(response) => response,
+                Step::Wait(wait) => {
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+            };
             let response = check_status(response, "POST", route).await?;
-            let body = read_body(response, usize::MAX).await.map_err(|source| transport("POST", route, source))?;
+            let body = read_body(response, API_BODY_LIMIT).await.map_err(|source| transport("POST", route, source))?;
             return serde_json::from_slice(&body).map_err(|error| transport("POST", route, error.into()));
         }
     }
 
-    /// GET `route`, following redirects, and return at most `max_bytes` of the body (more is an error).
-    pub async fn download(&self, route: &str, max_bytes: usize) -> Result<Vec<u8>, RequestError> {
+    /// GET `route`, following redirects, and write the body to `file`, streamed: at most `max_bytes`
+    /// (more is an error). Returns the bytes written.
+    pub async fn download_to(
+        &self,
+        route: &str,
+        file: &mut std::fs::File,
+        max_bytes: u64,
+    ) -> Result<u64, RequestError> {
         let response = self.send_get(route).await?;
-        read_body(response, max_bytes).await.map_err(|source| match source.downcast_ref::<BodyTooLarge>() {
+        copy_body(response, file, max_bytes).await.map_err(|source| match source.downcast_ref::<BodyTooLarge>() {
             Some(_) => RequestError::TooLarge { route: route.to_string(), limit: max_bytes },
             None => transport("GET", route, source),
         })
     }
 
     async fn send_get(&self, route: &str) -> Result<Response, RequestError> {
-        let (mut server_errors, mut rate_limit_retries) = (0, 0);
+        let (mut server_errors, mut waits) = (0, Waits::default());
         loop {
             let response = match self.crab._get(route).await {
                 Ok(response) => response,
@@ -126,10 +161,13 @@ impl GitHub {
                     return Err(transport("GET", route, error.into()));
                 }
             };
-            if let Some(wait) = self.rate_limit_wait(&response, &mut rate_limit_retries, "GET", route)? {
-                tokio::time::sleep(wait).await;
-                continue;
-            }
+            let response = match self.rate_limit_step(response, &mut waits, "GET", route).await? {
+                Step::Use(response) => response,
+                Step::Wait(wait) => {
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+            };
             if response.status().is_server_error() {
                 server_errors += 1;
                 if server_errors < SERVER_ERROR_ATTEMPTS {
@@ -139,6 +177,34 @@ impl GitHub {
             }
             return check_status(response, "GET", route).await;
         }
+    }
+
+    /// Whether `response` is a rate limit to wait out. A 403 without rate-limit headers is read: GitHub's
+    /// secondary limit says so only in its message. Any other 403 is returned as the refusal it is.
+    async fn rate_limit_step(
+        &self,
+        response: Response,
+        waits: &mut Waits,
+        method: &'static str,
+        route: &str,
+    ) -> Result<Step, RequestError> {
+        if let Some(wait) = self.rate_limit_wait(&response, &mut waits.rate_limit, method, route)? {
+            return Ok(Step::Wait(wait));
+        }
+        if response.status() != StatusCode::FORBIDDEN {
+            return Ok(Step::Use(response));
+        }
+        let refusal = match check_status(response, method, route).await {
+            Ok(response) => return Ok(Step::Use(response)),
+            Err(error) => error,
+        };
+        let secondary = matches!(&refusal, RequestError::Status { message, .. }
+            if message.to_ascii_lowercase().contains("secondary rate limit"));
+        if secondary && waits.secondary == 0 && self.secondary_rate_limit_wait <= self.max_rate_limit_wait {
+            waits.secondary += 1;
+            return Ok(Step::Wait(self.secondary_rate_limit_wait));
+        }
+        Err(refusal)
     }
 
     /// How long to wait before retrying a rate-limited response, or `None` when it was not one.
@@ -217,21 +283,30 @@ async fn check_status(response: Response, method: &'static str, route: &str) -> 
 #[error("the response is larger than the limit")]
 struct BodyTooLarge;
 
-/// Reads a body frame by frame, failing as soon as it exceeds `max_bytes` (a zip bomb's download
-/// stops at the cap instead of filling memory).
-async fn read_body(response: Response, max_bytes: usize) -> Result<Vec<u8>> {
-    let mut body = response.into_body();
+/// Reads a body into memory (API answers; an artifact goes to a file with [`copy_body`]).
+async fn read_body(response: Response, max_bytes: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
+    copy_body(response, &mut bytes, max_bytes).await?;
+    Ok(bytes)
+}
+
+/// Copies a body frame by frame into `out`, failing as soon as it exceeds `max_bytes` (an oversized
+/// download stops at the cap instead of filling the disk or memory).
+async fn copy_body(response: Response, out: &mut impl std::io::Write, max_bytes: u64) -> Result<u64> {
+    let mut body = response.into_body();
+    let mut written: u64 = 0;
     while let Some(frame) = body.frame().await {
         let frame = frame.context("the connection failed while reading the response")?;
         if let Some(data) = frame.data_ref() {
-            if bytes.len() + data.len() > max_bytes {
+            written = written.saturating_add(data.len() as u64);
+            if written > max_bytes {
                 return Err(BodyTooLarge.into());
             }
-            bytes.extend_from_slice(data);
+            out.write_all(data).context("cannot write the download")?;
         }
     }
-    Ok(bytes)
+    out.flush().context("cannot write the download")?;
+    Ok(written)
 }
 
 #[cfg(test)]

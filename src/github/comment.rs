@@ -1,18 +1,20 @@
 //! The bot's comments, as pure functions: the answer with cited modules linked at the indexed commit,
 //! the index's commit and age, sources in `<details>`; or a short error that says what to do.
 //!
-//! The question, the repository's text (docstrings, code) and any model output are untrusted, so every
-//! body is cleaned before it is posted: `@mentions` and issue references are put in code spans so they
-//! notify no one, raw HTML is escaped, images and links that do not point into this repository at the
-//! indexed commit are reduced to their text, and anything that looks like a token is redacted.
+//! The question, the repository's text (docstrings, code) and any model output are untrusted: they are
+//! made inert (`super::inert`: parsed and written out again, with prose escaped, mentions and URLs in
+//! code spans, links, images and HTML reduced to text) and anything that looks like a token is
+//! redacted. Markdown structure, links and HTML in a comment are only the ones built here.
 //! Bodies are clamped to 65,000 bytes (GitHub rejects more than 65,536 characters).
 
 use std::fmt::Write;
 use std::sync::LazyLock;
 
-use regex::{Captures, Regex};
+use regex::Regex;
 
+use super::inert::{code_span, code_span_in_table, inert_markdown, inert_prose};
 use crate::answer::{Answer, Mode};
+use crate::secret::Secret;
 
 /// GitHub's limit is 65,536 characters; stay under it in bytes, which is stricter.
 pub const MAX_COMMENT_BYTES: usize = 65_000;
@@ -31,13 +33,14 @@ pub struct CommentContext {
     /// How old the index is, in words (`3 hours`).
     pub index_age: Option<String>,
     /// Secret values to redact wherever they appear (the token, the API key).
-    pub secrets: Vec<String>,
+    pub secrets: Vec<Secret>,
 }
 
 impl CommentContext {
     /// Links into the repository at the indexed commit: the only links a comment keeps.
     pub fn blob_prefix(&self) -> String {
-        format!("{}/{}/{}/blob/{}/", self.server_url.trim_end_matches('/'), self.owner, self.repo, self.commit)
+        let commit = super::percent_encode(&self.commit);
+        format!("{}/{}/{}/blob/{commit}/", self.server_url.trim_end_matches('/'), self.owner, self.repo)
     }
 
     pub fn blob_url(&self, path: &str, lines: Option<[u32; 2]>) -> String {
@@ -57,13 +60,16 @@ pub fn answer_comment(answer: &Answer, question_comment_id: u64, ctx: &CommentCo
     body.push_str(&sanitize(&answer.answer, ctx));
     body.push('\n');
     for note in &answer.notes {
-        let _ = write!(body, "\n> {}\n", sanitize(note, ctx).replace('\n', " "));
+        body.push('\n');
+        for line in sanitize(note, ctx).lines() {
+            let _ = writeln!(body, "> {line}");
+        }
     }
     if !answer.citations.is_empty() {
         let links: Vec<String> = answer
             .citations
             .iter()
-            .map(|c| format!("[`{}`]({})", code_span_text(&c.path), ctx.blob_url(&c.path, c.lines)))
+            .map(|c| format!("[{}]({})", code_span(&c.path), ctx.blob_url(&c.path, c.lines)))
             .collect();
         let _ = write!(body, "\n**Cited:** {}\n", links.join(", "));
     }
@@ -73,11 +79,11 @@ pub fn answer_comment(answer: &Answer, question_comment_id: u64, ctx: &CommentCo
         for (rank, item) in answer.context.iter().enumerate() {
             let _ = writeln!(
                 body,
-                "| {} | [`{}`]({}) | {} | {:.3} |",
+                "| {} | [{}]({}) | {} | {:.3} |",
                 rank + 1,
-                code_span_text(&item.id).replace('|', "\\|"),
+                code_span_in_table(&item.id),
                 ctx.blob_url(&item.module, None),
-                item.kind,
+                code_span_in_table(&item.kind),
                 item.score
             );
         }
@@ -97,7 +103,7 @@ pub fn answer_comment(answer: &Answer, question_comment_id: u64, ctx: &CommentCo
 pub fn error_comment(message: &str, ctx: Option<&CommentContext>) -> String {
     let cleaned = match ctx {
         Some(ctx) => sanitize(message, ctx),
-        None => escape_prose(message),
+        None => inert_markdown(&redact_patterns(message)),
     };
     let body = format!("**strata could not answer:** {cleaned}\n");
     clamp(match ctx {
@@ -107,123 +113,27 @@ pub fn error_comment(message: &str, ctx: Option<&CommentContext>) -> String {
 }
 
 fn index_line(ctx: &CommentContext) -> String {
+    // The commit comes from the artifact's manifest: shown and linked only through escaping, so a
+    // malformed one can neither panic (a slice inside a character) nor inject Markdown.
+    let short: String = ctx.commit.chars().take(12).collect();
     let commit = format!(
-        "[`{}`]({}/{}/{}/commit/{})",
-        &ctx.commit[..ctx.commit.len().min(12)],
+        "[{}]({}/{}/{}/commit/{})",
+        code_span(&short),
         ctx.server_url.trim_end_matches('/'),
         ctx.owner,
         ctx.repo,
-        ctx.commit
+        super::percent_encode(&ctx.commit)
     );
     match &ctx.index_age {
-        Some(age) => format!("Index of commit {commit}, built {age} ago."),
+        Some(age) => format!("Index of commit {commit}, built {} ago.", inert_prose(age)),
         None => format!("Index of commit {commit}."),
     }
 }
 
-/// Cleans untrusted Markdown: code (fenced blocks and inline spans) is kept as is, prose is defused.
+/// Untrusted Markdown with secrets redacted, then made inert (see [`super::inert`]). Redacting first
+/// also catches a secret whose punctuation the escaping would split.
 pub fn sanitize(text: &str, ctx: &CommentContext) -> String {
-    let allowed = ctx.blob_prefix();
-    let mut out = String::with_capacity(text.len());
-    let mut in_fence: Option<String> = None;
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if let Some(fence) = &in_fence {
-            out.push_str(line);
-            if trimmed.trim_end() == fence {
-                in_fence = None;
-            }
-            continue;
-        }
-        let fence: String = trimmed.chars().take_while(|&c| c == '`' || c == '~').collect();
-        if fence.len() >= 3 && fence.chars().all(|c| c == fence.chars().next().unwrap_or('`')) {
-            in_fence = Some(fence);
-            out.push_str(line);
-            continue;
-        }
-        out.push_str(&sanitize_line(line, &allowed));
-    }
-    if let Some(fence) = in_fence {
-        // An unclosed fence would swallow the rest of the comment: close it.
-        let _ = write!(out, "\n{fence}\n");
-    }
-    redact(&out, ctx)
-}
-
-/// One line of prose: inline code spans are kept, the rest is defused.
-fn sanitize_line(line: &str, allowed_prefix: &str) -> String {
-    static INLINE_CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(`+)[^`]*?`+").expect("valid regex"));
-    let mut out = String::new();
-    let mut last = 0;
-    for span in INLINE_CODE.find_iter(line) {
-        out.push_str(&defuse_prose(&line[last..span.start()], allowed_prefix));
-        out.push_str(span.as_str());
-        last = span.end();
-    }
-    out.push_str(&defuse_prose(&line[last..], allowed_prefix));
-    out
-}
-
-fn defuse_prose(prose: &str, allowed_prefix: &str) -> String {
-    static MARKUP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
-            r"(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))",
-            r"|(?P<link>\[(?P<label>[^\]]*)\]\((?P<url>[^)\s]*)[^)]*\))",
-            r"|(?P<bare>\b(?:https?://|www\.)[^\s<>()\[\]`]+)",
-            r"|(?P<mention>@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:/[A-Za-z0-9_.-]+)?)",
-            r"|(?P<reference>(?:\b[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)?#[0-9]+\b|\bGH-[0-9]+\b)",
-        ))
-        .expect("valid regex")
-    });
-    let replaced = MARKUP.replace_all(prose, |caps: &Captures<'_>| {
-        if caps.name("image").is_some() {
-            return escape_prose(&caps["alt"]);
-        }
-        if caps.name("link").is_some() {
-            let label = escape_prose(&caps["label"]);
-            return if caps["url"].starts_with(allowed_prefix) {
-                format!("[{label}]({})", &caps["url"])
-            } else {
-                label
-            };
-        }
-        if let Some(bare) = caps.name("bare") {
-            return if bare.as_str().starts_with(allowed_prefix) {
-                bare.as_str().to_string()
-            } else {
-                format!("`{}`", bare.as_str())
-            };
-        }
-        // Mentions and references in code spans notify no one and link nowhere.
-        format!("`{}`", &caps[0])
-    });
-    escape_html_outside_spans(&replaced)
-}
-
-/// Escapes `<` (raw HTML) except inside the code spans this module just made.
-fn escape_html_outside_spans(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_span = false;
-    for c in text.chars() {
-        match c {
-            '`' => {
-                in_span = !in_span;
-                out.push(c);
-            }
-            '<' if !in_span => out.push_str("&lt;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn escape_prose(text: &str) -> String {
-    text.replace('<', "&lt;").replace('@', "@\u{200b}")
-}
-
-/// Backticks cannot appear inside a single-backtick code span.
-fn code_span_text(text: &str) -> String {
-    text.replace('`', "'")
+    inert_markdown(&redact(text, ctx))
 }
 
 /// A path inside the HTML comment marker: no whitespace and no `--`, which would end the comment.
@@ -234,8 +144,8 @@ fn marker_value(value: &str) -> String {
 /// Removes the configured secret values and anything shaped like a GitHub or OpenAI token.
 pub fn redact(text: &str, ctx: &CommentContext) -> String {
     let mut out = redact_patterns(text);
-    for secret in ctx.secrets.iter().filter(|s| s.len() >= 8) {
-        out = out.replace(secret.as_str(), "[redacted]");
+    for secret in ctx.secrets.iter().map(Secret::expose).filter(|s| s.len() >= 8) {
+        out = out.replace(secret, "[redacted]");
     }
     out
 }
@@ -296,25 +206,8 @@ mod tests {
             repo: "shop".into(),
             commit: "0123456789abcdef0123456789abcdef01234567".into(),
             index_age: Some("2 hours".into()),
-            secrets: vec!["supersecretvalue".into()],
+            secrets: vec![Secret::new("supersecretvalue")],
         }
-    }
-
-    #[test]
-    fn prose_is_defused_and_code_is_kept() {
-        let ctx = ctx();
-        let text = "Ping @octocat and @acme/team about #12, see <img src=x onerror=alert(1)> \
-                    ![logo](https://evil.example/x.png) [docs](https://evil.example) https://evil.example/y \
-                    [ok](https://github.com/acme/shop/blob/0123456789abcdef0123456789abcdef01234567/a.py) `@keep <b>`";
-        let clean = sanitize(text, &ctx);
-        assert!(clean.contains("`@octocat`") && clean.contains("`@acme/team`") && clean.contains("`#12`"), "{clean}");
-        assert!(clean.contains("&lt;img") && !clean.contains("<img"), "{clean}");
-        assert!(!clean.contains("](https://evil") && !clean.contains("!["), "{clean}");
-        assert!(clean.contains("`https://evil.example/y`"), "bare foreign URLs do not autolink: {clean}");
-        assert!(clean.contains("[ok](https://github.com/acme/shop/blob/"), "{clean}");
-        assert!(clean.contains("`@keep <b>`"), "inline code is kept verbatim: {clean}");
-        let fenced = sanitize("```\n@user <div>\n```\nafter @user", &ctx);
-        assert_eq!(fenced, "```\n@user <div>\n```\nafter `@user`");
     }
 
     #[test]
@@ -324,7 +217,7 @@ mod tests {
             "`ghp_abcdefghijklmnopqrstuvwxyz0123` and github_pat_11ABCDEFG0123456789_abcdefghij and supersecretvalue";
         let clean = sanitize(text, &ctx);
         assert!(!clean.contains("ghp_") && !clean.contains("github_pat_") && !clean.contains("supersecret"), "{clean}");
-        assert_eq!(clean.matches("[redacted]").count(), 3);
+        assert_eq!(clean.matches("redacted").count(), 3, "{clean}");
     }
 
     #[test]
@@ -365,6 +258,27 @@ mod tests {
         assert!(body.contains("<details><summary>Sources: 1 retrieved chunks</summary>"));
         assert!(body.contains("built 2 hours ago") && body.contains("`@admin`"), "{body}");
         assert_eq!(previous_subject(["hello", body.as_str(), "thanks"].into_iter()), Some("shop/cart.py".into()));
+    }
+
+    #[test]
+    fn a_malformed_commit_neither_panics_nor_injects() {
+        let mut ctx = ctx();
+        ctx.commit = "ééééééé](https://evil.example) @octocat".into();
+        let body = error_comment("x", Some(&ctx));
+        assert!(!body.is_empty());
+        let answer = Answer {
+            question: "q".into(),
+            mode: Mode::Structural,
+            answer: "a".into(),
+            citations: Vec::new(),
+            context: Vec::new(),
+            index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
+            notes: Vec::new(),
+            understood: None,
+            diagnostics: Vec::new(),
+        };
+        let body = answer_comment(&answer, 1, &ctx);
+        assert!(!body.contains("](https://evil") && !body.contains(" @octocat"), "{body}");
     }
 
     #[test]

@@ -102,9 +102,14 @@ pub fn triage(event: &CommentEvent, trusted_associations: &[String], check_permi
 }
 
 /// The question of an `/ask` comment (case kept: identifiers matter), or `None` for any other comment.
+/// The command is the comment's first word in any case, as the workflow's `if:` sees it
+/// (`startsWith` in a GitHub expression ignores case): `/ask`, `/ASK`, `/Ask`.
 pub fn ask_question(body: &str) -> Option<String> {
-    let body = body.trim_start();
-    let rest = body.strip_prefix(COMMAND)?;
+    let head = body.get(..COMMAND.len())?;
+    if !head.eq_ignore_ascii_case(COMMAND) {
+        return None;
+    }
+    let rest = &body[COMMAND.len()..];
     if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
         return None; // `/asking`, `/ask-me`
     }
@@ -136,10 +141,13 @@ mod tests {
             ask("/ask What imports JWTValidator?"),
             Triage::Ask { question: "What imports JWTValidator?".into() }
         );
-        assert_eq!(
-            ask("  /ask\n  where is Cart defined?\n"),
-            Triage::Ask { question: "where is Cart defined?".into() }
-        );
+        assert_eq!(ask("/ask\n  where is Cart defined?\n"), Triage::Ask { question: "where is Cart defined?".into() });
+        // The workflow's `startsWith(body, '/ask')` ignores case and sees no leading space: the same here.
+        assert_eq!(ask("/ASK where is Cart?"), Triage::Ask { question: "where is Cart?".into() });
+        assert_eq!(ask("/Ask where is Cart?"), Triage::Ask { question: "where is Cart?".into() });
+        assert!(matches!(ask("  /ask where is Cart?"), Triage::Ignore(_)));
+        assert!(matches!(ask("/as"), Triage::Ignore(_)));
+        assert!(matches!(ask("/asé"), Triage::Ignore(_)));
         assert_eq!(ask("/ask"), Triage::Ask { question: String::new() });
         assert!(matches!(ask("/asking for a friend"), Triage::Ignore(_)));
         assert!(matches!(ask("LGTM, but /ask later"), Triage::Ignore(_)));

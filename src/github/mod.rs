@@ -8,6 +8,7 @@ pub mod bot;
 pub mod client;
 pub mod comment;
 pub mod event;
+pub mod inert;
 pub mod unzip;
 
 /// Percent-encodes everything but RFC 3986's unreserved characters: a branch or artifact name in a query

@@ -6,6 +6,8 @@
 mod folders;
 mod metrics;
 mod modules;
+#[cfg(test)]
+mod properties;
 mod resolve;
 mod stdlib;
 

@@ -171,7 +171,11 @@ fn push(
 fn relative_base(index: &ModuleIndex, src: usize, level: u32, module: &str) -> Option<String> {
     let current = &index.modules[src];
     let mut package: &str = if current.is_package { &current.name } else { parent(&current.name) };
+    // Stops at the top: a level from a hostile file can be millions of dots.
     for _ in 1..level {
+        if package.is_empty() {
+            break;
+        }
         package = parent(package);
     }
     if package.is_empty() {
@@ -192,7 +196,12 @@ fn join(base: &str, name: &str) -> String {
     }
 }
 
+/// How a relative import is shown: its dots, or their number when there are too many to read.
 fn relative_text(level: u32, module: &str) -> String {
+    const MAX_DOTS_SHOWN: u32 = 16;
+    if level > MAX_DOTS_SHOWN {
+        return format!("({level} dots){module}");
+    }
     format!("{}{module}", ".".repeat(level as usize))
 }
 

@@ -29,4 +29,6 @@ pub fn decode_python_source(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod tests;

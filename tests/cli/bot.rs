@@ -440,6 +440,62 @@ async fn a_rate_limited_request_is_retried_after_retry_after() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secondary_rate_limit_without_headers_waits_and_retries_once() {
+    let (_, zip) = shop_index();
+    let github = FakeGitHub::start().await;
+    // GitHub's secondary limit: a 403 whose only signal is the message.
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/actions/workflows/strata-index.yml/runs")))
+        .respond_with(ResponseTemplate::new(403).set_body_json(json!({
+            "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+        })))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&github.api)
+        .await;
+    let commit = shop_index().0.report["commit"].as_str().unwrap().to_string();
+    github.runs(json!([run(RUN_ID, REPOSITORY_ID, &commit)])).await;
+    github.artifacts(RUN_ID, artifacts(RUN_ID, ARTIFACT_ID, false, zip.len() as u64)).await;
+    github.zip(ARTIFACT_ID, zip.clone()).await;
+    github.reactions_and_comments().await;
+    let started = std::time::Instant::now();
+    let outcome = run_bot(
+        &github,
+        &event("/ask where is Cart defined?", "OWNER", false),
+        &[("STRATA_SECONDARY_RATE_LIMIT_WAIT", "1")],
+    )
+    .await;
+    assert!(outcome.success, "{}", outcome.stderr);
+    let runs_calls = github.requests().await.iter().filter(|r| r.url.path().ends_with("/runs")).count();
+    assert_eq!(runs_calls, 2, "one 403, one retry");
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1), "waited before the retry");
+    assert_eq!(github.comments().await.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_403_is_a_refusal_and_is_not_retried() {
+    let github = FakeGitHub::start().await;
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/actions/workflows/strata-index.yml/runs")))
+        .respond_with(
+            ResponseTemplate::new(403).set_body_json(json!({"message": "Resource not accessible by integration"})),
+        )
+        .mount(&github.api)
+        .await;
+    github.reactions_and_comments().await;
+    let outcome = run_bot(
+        &github,
+        &event("/ask where is Cart defined?", "OWNER", false),
+        &[("STRATA_SECONDARY_RATE_LIMIT_WAIT", "1")],
+    )
+    .await;
+    assert!(!outcome.success);
+    let runs_calls = github.requests().await.iter().filter(|r| r.url.path().ends_with("/runs")).count();
+    assert_eq!(runs_calls, 1, "a refusal is final");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_error_on_the_answer_post_is_never_retried() {
     let (_, zip) = shop_index();
     let github = FakeGitHub::start().await;
@@ -473,7 +529,9 @@ async fn a_follow_up_resolves_it_from_the_previous_answer() {
         .respond_with(ResponseTemplate::new(200).set_body_json(json!([
             {"id": 1, "body": "/ask where is Cart defined?", "user": {"login": "alice", "type": "User"}},
             {"id": 2, "body": previous, "user": {"login": "github-actions[bot]", "type": "Bot"}},
-            {"id": 3, "body": "<!-- strata:answer question=9 subject=shop/api.py -->", "user": {"login": "mallory", "type": "User"}}
+            {"id": 3, "body": "<!-- strata:answer question=9 subject=shop/api.py -->", "user": {"login": "mallory", "type": "User"}},
+            // Another app's comment is not this bot's answer, even with a marker.
+            {"id": 4, "body": "<!-- strata:answer question=9 subject=shop/api.py -->", "user": {"login": "other-app[bot]", "type": "Bot"}}
         ])))
         .expect(2)
         .mount(&github.api)
@@ -481,8 +539,8 @@ async fn a_follow_up_resolves_it_from_the_previous_answer() {
     let outcome = run_bot(&github, &event("/ask what imports it?", "OWNER", false), &[]).await;
     assert!(outcome.success, "{}", outcome.stderr);
     let body = &github.comments().await[0];
-    assert!(body.contains("subject=") && body.contains("`shop/cart.py`"), "{body}");
-    assert!(body.contains("import"), "{body}");
+    // The subject is this bot's answer's, not the newer marker of a user or another app.
+    assert!(body.contains("import `shop/cart.py` directly"), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -518,6 +576,45 @@ async fn fetch_unpacks_the_latest_index_for_an_incremental_run() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_warns_and_leaves_nothing_when_the_artifact_is_refused_or_damaged() {
+    let unsafe_zip = zip_of(&[("manifest.json", b"{}"), ("../escaped.txt", b"x")]);
+    let no_manifest = zip_of(&[("lancedb/x", b"rows")]);
+    for (name, zip, expected) in [
+        ("unsafe", unsafe_zip, "unsafe path"),
+        ("not a zip", b"PK-not-really-a-zip".to_vec(), "not a zip"),
+        ("no manifest", no_manifest, "no valid manifest"),
+    ] {
+        let github = FakeGitHub::with_index(zip).await;
+        Mock::given(method("GET"))
+            .and(path(REPO))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({"id": REPOSITORY_ID, "default_branch": DEFAULT_BRANCH})),
+            )
+            .mount(&github.api)
+            .await;
+        github.catch_all().await;
+        let dir = TempDir::new().unwrap();
+        let out = dir.path().join("previous");
+        let (api_url, out_arg) = (github.api.uri(), out.to_str().unwrap().to_string());
+        let output = tokio::task::spawn_blocking(move || {
+            strata_with_env(
+                &["fetch", "--out", &out_arg],
+                &[("GITHUB_REPOSITORY", "gagbo/ouro-closures"), ("GITHUB_TOKEN", TOKEN), ("GITHUB_API_URL", &api_url)],
+            )
+        })
+        .await
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{name}: a bad artifact must not stop the index workflow: {stderr}");
+        assert!(stderr.contains("warning") && stderr.contains(expected), "{name}: {stderr}");
+        assert!(stderr.contains("rebuilt from scratch"), "{name}: {stderr}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{name}: nothing half-written is left: {left:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redelivered_event_is_not_answered_twice() {
     let (_, zip) = shop_index();
     let github = FakeGitHub::with_index(zip.clone()).await;
@@ -541,14 +638,15 @@ async fn a_redelivered_event_is_not_answered_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_users_comment_with_a_marker_does_not_stop_the_answer() {
+async fn a_marker_from_a_user_or_another_bot_does_not_stop_the_answer() {
     let (_, zip) = shop_index();
     let github = FakeGitHub::with_index(zip.clone()).await;
     let forged = "<!-- strata:answer question=1633968123 subject=shop/cart.py -->";
     Mock::given(method("GET"))
         .and(path(format!("{REPO}/issues/1/comments")))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!([
-            {"id": 5, "body": forged, "user": {"login": "mallory", "type": "User"}}
+            {"id": 5, "body": forged, "user": {"login": "mallory", "type": "User"}},
+            {"id": 6, "body": forged, "user": {"login": "other-app[bot]", "type": "Bot"}}
         ])))
         .mount(&github.api)
         .await;

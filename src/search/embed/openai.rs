@@ -11,6 +11,7 @@ use async_openai::error::OpenAIError;
 use async_openai::types::embeddings::{CreateEmbeddingRequestArgs, EmbeddingInput};
 
 use super::{EmbedFuture, Embedder};
+use crate::secret::Secret;
 
 const BATCH_SIZE: usize = 64;
 const MAX_ATTEMPTS: u32 = 4;
@@ -21,7 +22,7 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 pub struct OpenAiSettings {
     /// e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`.
     pub base_url: String,
-    pub api_key: String,
+    pub api_key: Secret,
     pub model: String,
 }
 
@@ -34,7 +35,7 @@ pub struct OpenAiEmbedder {
 impl OpenAiEmbedder {
     /// Connects and learns the model's dimension by embedding one probe text.
     pub async fn connect(settings: &OpenAiSettings) -> Result<OpenAiEmbedder> {
-        let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(&settings.api_key);
+        let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(settings.api_key.expose());
         let mut embedder =
             OpenAiEmbedder { client: Client::with_config(config), model: settings.model.clone(), dimension: 0 };
         let probe = embedder.embed_batch(&["dimension probe".to_string()]).await?;

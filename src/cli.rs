@@ -68,6 +68,14 @@ pub struct EvalArgs {
     /// Never call a language model to answer (the judge still may, with --judge).
     #[arg(long, env = "STRATA_OFFLINE")]
     pub offline: bool,
+    /// Find-the-code sets: another tool's summary line (`bm25_files.py`'s output), shown as the
+    /// report's reference row.
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Find-the-code sets: a condition on the overall figures, e.g. `recall@5>=0.40` or
+    /// `declined<=0.05` (repeatable); exit 1 when one is not met.
+    #[arg(long)]
+    pub require: Vec<String>,
     #[command(flatten)]
     pub llm: LlmArgs,
 }

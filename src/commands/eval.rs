@@ -1,6 +1,7 @@
 //! `strata eval`: score a question set against an index, write `report.json` and `report.md` into
 //! `--out`, append a row to the Parquet history, print the Markdown (for `$GITHUB_STEP_SUMMARY`), and
-//! exit 1 when a metric regressed beyond the baseline's interval.
+//! exit 1 when a metric regressed beyond the baseline's interval. A "find the code" set (lines with
+//! `gold_files`) gets file-level metrics instead, with `--reference` and `--require`.
 
 use std::io::Write;
 
@@ -9,10 +10,19 @@ use anyhow::{Context, Result, bail};
 use crate::cli::EvalArgs;
 use crate::config::LlmServer;
 use crate::eval::report::{append_history, to_markdown};
-use crate::eval::{EvalRequest, run_eval};
+use crate::eval::locate::{Reference, Requirement, to_markdown as locate_markdown};
+use crate::eval::{EvalRequest, LocateRequest, is_locate_set, run_eval, run_locate_eval};
 use crate::secret::Secret;
 
 pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.questions)
+        .with_context(|| format!("cannot read the questions {}", args.questions.display()))?;
+    if is_locate_set(&text) {
+        return run_locate_command(args);
+    }
+    if args.reference.is_some() || !args.require.is_empty() {
+        bail!("--reference and --require apply to find-the-code sets (lines with gold_files); use --baseline here");
+    }
     let server = LlmServer::from_values(
         args.llm.openai_base_url.as_deref(),
         args.llm.openai_api_key.as_ref().map(Secret::expose),
@@ -48,6 +58,42 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
     );
     if !report.regressions.is_empty() {
         bail!("{} metric(s) regressed beyond the baseline's interval (see report.md)", report.regressions.len());
+    }
+    Ok(())
+}
+
+fn run_locate_command(args: &EvalArgs) -> Result<()> {
+    if args.baseline.is_some() || args.judge {
+        bail!("--baseline and --judge apply to graded sets; a find-the-code set takes --reference and --require");
+    }
+    let reference = match &args.reference {
+        Some(path) => Some(
+            Reference::parse(
+                &std::fs::read_to_string(path).with_context(|| format!("cannot read the reference {}", path.display()))?,
+            )
+            .with_context(|| format!("the reference {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let requirements = args.require.iter().map(|r| Requirement::parse(r)).collect::<Result<Vec<_>>>()?;
+    let request = LocateRequest { index_dir: &args.index, questions_path: &args.questions, reference, requirements };
+    let report = super::runtime()?.block_on(run_locate_eval(&request))?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let title = args.questions.file_stem().map_or("questions".into(), |s| s.to_string_lossy().into_owned());
+    let markdown =
+        locate_markdown(&title, &report.overall, &report.by_category, report.reference.as_ref(), &report.questions);
+    crate::bundle::write_atomically(&args.out, "report.json", &serde_json::to_vec_pretty(&report)?)?;
+    crate::bundle::write_atomically(&args.out, "report.md", markdown.as_bytes())?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(markdown.as_bytes())?;
+    stdout.flush()?;
+    eprintln!(
+        "strata eval: {} find-the-code questions; wrote {}/report.json and report.md",
+        report.questions.len(),
+        args.out.display()
+    );
+    if !report.unmet.is_empty() {
+        bail!("requirements not met: {}", report.unmet.join("; "));
     }
     Ok(())
 }

@@ -2,10 +2,13 @@
 //! metrics (defined in `metrics` and the README's "Evaluating answers"): offline equivalents always, LLM-judged ones when an endpoint or a judge cache is
 //! given. `questions` reads the sets, `metrics` holds the formulas, `score` applies them to one answer,
 //! `aggregate` summarises with seeded bootstrap intervals and finds regressions, `judge` asks a model,
-//! `report` writes JSON, Markdown and the Parquet history.
+//! `report` writes JSON, Markdown and the Parquet history. A set whose lines carry `gold_files` (the
+//! SWE-QA "find the code" sets) is scored by `locate` instead: file-level hit, recall, all-gold and
+//! reciprocal rank, and the false-decline rate, per category, beside a reference row.
 
 pub mod aggregate;
 pub mod judge;
+pub mod locate;
 pub mod metrics;
 pub mod questions;
 pub mod report;
@@ -149,4 +152,106 @@ fn judge_context(answer: &Answer, bundle: &Bundle, chunk_texts: &HashMap<String,
             .collect();
     }
     answer.context.iter().filter_map(|item| chunk_texts.get(&item.id).cloned()).collect()
+}
+
+/// A "find the code" run: the questions, and what to show and require of the result.
+pub struct LocateRequest<'a> {
+    pub index_dir: &'a Path,
+    pub questions_path: &'a Path,
+    pub reference: Option<locate::Reference>,
+    pub requirements: Vec<locate::Requirement>,
+}
+
+pub const LOCATE_REPORT_SCHEMA_VERSION: &str = "strata-locate-report@1";
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LocateReport {
+    pub schema_version: &'static str,
+    pub strata_version: &'static str,
+    pub questions_file: String,
+    pub questions_hash: String,
+    pub index: IndexSummary,
+    pub overall: locate::LocateMetrics,
+    pub by_category: std::collections::BTreeMap<String, locate::LocateMetrics>,
+    pub reference: Option<locate::Reference>,
+    /// Requirements (`--require`) the run did not meet; the command fails when there are any.
+    pub unmet: Vec<String>,
+    pub questions: Vec<locate::LocateResult>,
+}
+
+/// Whether a question set is a "find the code" set: its first question has `gold_files`.
+pub fn is_locate_set(jsonl: &str) -> bool {
+    jsonl
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .and_then(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .is_some_and(|value| value.get("gold_files").is_some())
+}
+
+/// Parses a "find the code" set; errors name the line. Ids must be unique.
+pub fn parse_locate_questions(jsonl: &str) -> Result<Vec<locate::LocateQuestion>> {
+    let mut questions: Vec<locate::LocateQuestion> = Vec::new();
+    for (number, line) in jsonl.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
+        let question: locate::LocateQuestion = serde_json::from_str(line)
+            .with_context(|| format!("line {}: not a valid find-the-code question", number + 1))?;
+        if question.gold_files.is_empty() {
+            anyhow::bail!("line {}: question {} has no gold_files", number + 1, question.id);
+        }
+        if questions.iter().any(|q| q.id == question.id) {
+            anyhow::bail!("line {}: duplicate question id {}", number + 1, question.id);
+        }
+        questions.push(question);
+    }
+    if questions.is_empty() {
+        anyhow::bail!("the question set is empty");
+    }
+    Ok(questions)
+}
+
+/// Answers every question offline, as `ask --offline` does, and scores the files each answer points to.
+pub async fn run_locate_eval(request: &LocateRequest<'_>) -> Result<LocateReport> {
+    let text = std::fs::read_to_string(request.questions_path)
+        .with_context(|| format!("cannot read the questions {}", request.questions_path.display()))?;
+    let questions = parse_locate_questions(&text)?;
+    let index = LoadedIndex::open(request.index_dir, None).await?;
+    let missing: Vec<(&str, &str)> = questions
+        .iter()
+        .flat_map(|q| q.gold_files.iter().map(move |gold| (q.id.as_str(), gold.as_str())))
+        .filter(|(_, gold)| !index.bundle.nodes.keys().any(|id| id == gold || id.ends_with(&format!("/{gold}"))))
+        .collect();
+    if let Some((id, gold)) = missing.first() {
+        anyhow::bail!(
+            "question {id} of {} expects `{gold}`, which is not a file of the index in {} ({} gold file(s) missing in all); index the folder that holds the package",
+            request.questions_path.display(),
+            request.index_dir.display(),
+            missing.len()
+        );
+    }
+    let answerer = index.answerer(None);
+    let mut results = Vec::with_capacity(questions.len());
+    for question in &questions {
+        let answer = answerer.answer(&question.question).await?;
+        results.push(locate::score(question, &answer));
+    }
+    let (overall, by_category) = locate::by_category(&results);
+    let unmet = request.requirements.iter().filter_map(|requirement| requirement.unmet(&overall)).collect();
+    Ok(LocateReport {
+        schema_version: LOCATE_REPORT_SCHEMA_VERSION,
+        strata_version: env!("CARGO_PKG_VERSION"),
+        questions_file: request
+            .questions_path
+            .file_name()
+            .map_or_else(|| request.questions_path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        questions_hash: text_hash(&text),
+        index: IndexSummary {
+            commit: index.manifest.commit.clone(),
+            embedder: index.manifest.embedder.id.clone(),
+            modules: index.bundle.nodes.len(),
+        },
+        overall,
+        by_category,
+        reference: request.reference.clone(),
+        unmet,
+        questions: results,
+    })
 }

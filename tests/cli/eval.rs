@@ -101,3 +101,54 @@ fn a_broken_question_set_is_a_clear_error() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("line 1"), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// A find-the-code set (`gold_files`, as in SWE-QA): file-level metrics per category, the reference
+/// row, and `--require` failing the run when a figure is not met.
+#[test]
+fn a_find_the_code_set_gets_file_metrics_a_reference_row_and_requirements() {
+    let index = shop_index();
+    let dir = TempDir::new().unwrap();
+    let questions = dir.path().join("locate.jsonl");
+    std::fs::write(
+        &questions,
+        concat!(
+            "{\"id\": \"l1\", \"question\": \"How is the seasonal discount applied to an amount?\", \"gold_files\": [\"shop/pricing.py\"], \"category\": \"how\"}\n",
+            "{\"id\": \"l2\", \"question\": \"Where are prices rounded to money?\", \"gold_files\": [\"shop/utils.py\", \"shop/pricing.py\"], \"category\": \"where\"}\n",
+        ),
+    )
+    .unwrap();
+    let reference = dir.path().join("bm25.txt");
+    std::fs::write(&reference, "bm25-files locate.jsonl: n=2 files=8 hit@5=0.500 recall@5=0.250 hit@1=0.000 mrr@5=0.100\n").unwrap();
+    let run = |require: &str| {
+        strata(&[
+            "eval",
+            "--index",
+            index.dir.to_str().unwrap(),
+            "--questions",
+            questions.to_str().unwrap(),
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+            "--reference",
+            reference.to_str().unwrap(),
+            "--require",
+            require,
+        ])
+    };
+    let output = run("declined<=0.05");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap()).unwrap();
+    assert_eq!(report["schema_version"], "strata-locate-report@1");
+    assert_eq!(report["overall"]["n"], 2);
+    assert_eq!(report["overall"]["declined"], 0.0);
+    assert_eq!(report["questions"][0]["ranked"][0], "shop/pricing.py", "{}", report["questions"][0]);
+    assert!(report["by_category"]["how"]["hit_at_1"].as_f64().unwrap() == 1.0);
+    let markdown = String::from_utf8_lossy(&output.stdout);
+    assert!(markdown.contains("| bm25-files (reference) | 2 | 0.000 | 0.500 | 0.250 |"), "{markdown}");
+    // Every gold file in the top five on both questions is more than this index gives: the run fails.
+    let output = run("all_gold@5>=1.01");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("all_gold@5 is"), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = run("recall>=0.4");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown metric"));
+}

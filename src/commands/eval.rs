@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::EvalArgs;
 use crate::config::LlmServer;
-use crate::eval::report::{append_history, to_markdown};
 use crate::eval::locate::{Reference, Requirement, to_markdown as locate_markdown};
+use crate::eval::report::{append_history, to_markdown};
 use crate::eval::{EvalRequest, LocateRequest, is_locate_set, run_eval, run_locate_eval};
 use crate::secret::Secret;
 
@@ -69,7 +69,8 @@ fn run_locate_command(args: &EvalArgs) -> Result<()> {
     let reference = match &args.reference {
         Some(path) => Some(
             Reference::parse(
-                &std::fs::read_to_string(path).with_context(|| format!("cannot read the reference {}", path.display()))?,
+                &std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read the reference {}", path.display()))?,
             )
             .with_context(|| format!("the reference {}", path.display()))?,
         ),

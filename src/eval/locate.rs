@@ -76,7 +76,8 @@ pub struct Requirement {
 /// The files an answer points to, best first: citations, then context, each file once.
 pub fn ranked_files(answer: &Answer) -> Vec<String> {
     let mut ranked: Vec<String> = Vec::new();
-    let paths = answer.citations.iter().map(|c| c.path.as_str()).chain(answer.context.iter().map(|c| c.module.as_str()));
+    let paths =
+        answer.citations.iter().map(|c| c.path.as_str()).chain(answer.context.iter().map(|c| c.module.as_str()));
     for path in paths {
         if ranked.len() == K {
             break;
@@ -165,7 +166,8 @@ impl Reference {
     /// Reads another tool's summary line: a name, then `key=value` pairs (`bm25_files.py` prints
     /// `bm25-files django_v1.jsonl: n=31 files=901 hit@5=0.419 recall@5=0.242 hit@1=0.129 mrr@5=0.226`).
     pub fn parse(text: &str) -> Result<Reference> {
-        let line = text.lines().rev().find(|line| line.contains('=')).context("the reference has no `metric=value` line")?;
+        let line =
+            text.lines().rev().find(|line| line.contains('=')).context("the reference has no `metric=value` line")?;
         let name = line.split_whitespace().next().unwrap_or("reference").trim_end_matches(':').to_string();
         let mut metrics = BTreeMap::new();
         for pair in line.split_whitespace().filter_map(|word| word.split_once('=')) {
@@ -208,7 +210,13 @@ impl Requirement {
 }
 
 /// The report as Markdown: overall (with the reference row), per category, then each miss.
-pub fn to_markdown(title: &str, overall: &LocateMetrics, categories: &BTreeMap<String, LocateMetrics>, reference: Option<&Reference>, results: &[LocateResult]) -> String {
+pub fn to_markdown(
+    title: &str,
+    overall: &LocateMetrics,
+    categories: &BTreeMap<String, LocateMetrics>,
+    reference: Option<&Reference>,
+    results: &[LocateResult],
+) -> String {
     let mut out = format!("## strata eval: {title} (find the code)\n\n");
     let _ = writeln!(
         out,
@@ -218,13 +226,16 @@ pub fn to_markdown(title: &str, overall: &LocateMetrics, categories: &BTreeMap<S
     let header = format!("| | n | {} |\n|---|---:|{}\n", METRIC_NAMES.join(" | "), "---:|".repeat(METRIC_NAMES.len()));
     out.push_str(&header);
     let row = |name: &str, metrics: &LocateMetrics| {
-        let cells: Vec<String> = METRIC_NAMES.iter().map(|m| format!("{:.3}", metrics.get(m).unwrap_or(f64::NAN))).collect();
+        let cells: Vec<String> =
+            METRIC_NAMES.iter().map(|m| format!("{:.3}", metrics.get(m).unwrap_or(f64::NAN))).collect();
         format!("| {name} | {} | {} |\n", metrics.n, cells.join(" | "))
     };
     out.push_str(&row("strata", overall));
     if let Some(reference) = reference {
-        let cells: Vec<String> =
-            METRIC_NAMES.iter().map(|m| reference.metrics.get(*m).map_or("–".to_string(), |v| format!("{v:.3}"))).collect();
+        let cells: Vec<String> = METRIC_NAMES
+            .iter()
+            .map(|m| reference.metrics.get(*m).map_or("–".to_string(), |v| format!("{v:.3}")))
+            .collect();
         let n = reference.metrics.get("n").map_or(String::new(), |n| format!("{n}"));
         let _ = writeln!(out, "| {} (reference) | {n} | {} |", reference.name, cells.join(" | "));
     }
@@ -237,7 +248,13 @@ pub fn to_markdown(title: &str, overall: &LocateMetrics, categories: &BTreeMap<S
     if !misses.is_empty() {
         let _ = writeln!(out, "\nNo gold file in the top {K} ({}):\n", misses.len());
         for miss in misses {
-            let _ = writeln!(out, "- `{}` {}: expected {}", miss.id, if miss.declined { "(declined)" } else { "" }, miss.gold_files.join(", "));
+            let _ = writeln!(
+                out,
+                "- `{}` {}: expected {}",
+                miss.id,
+                if miss.declined { "(declined)" } else { "" },
+                miss.gold_files.join(", ")
+            );
         }
     }
     out
@@ -255,11 +272,22 @@ mod tests {
             answer: String::new(),
             citations: citations
                 .iter()
-                .map(|path| Citation { id: path.to_string(), module: String::new(), path: path.to_string(), lines: None, url: None })
+                .map(|path| Citation {
+                    id: path.to_string(),
+                    module: String::new(),
+                    path: path.to_string(),
+                    lines: None,
+                    url: None,
+                })
                 .collect(),
             context: context
                 .iter()
-                .map(|path| ContextItem { id: format!("code:{path}:1-2"), module: path.to_string(), score: 0.1, kind: "code".into() })
+                .map(|path| ContextItem {
+                    id: format!("code:{path}:1-2"),
+                    module: path.to_string(),
+                    score: 0.1,
+                    kind: "code".into(),
+                })
                 .collect(),
             index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
             notes: Vec::new(),
@@ -269,7 +297,12 @@ mod tests {
     }
 
     fn question(gold: &[&str]) -> LocateQuestion {
-        LocateQuestion { id: "q1".into(), question: "where?".into(), gold_files: gold.iter().map(|g| g.to_string()).collect(), category: "where".into() }
+        LocateQuestion {
+            id: "q1".into(),
+            question: "where?".into(),
+            gold_files: gold.iter().map(|g| g.to_string()).collect(),
+            category: "where".into(),
+        }
     }
 
     #[test]

@@ -118,7 +118,11 @@ fn a_find_the_code_set_gets_file_metrics_a_reference_row_and_requirements() {
     )
     .unwrap();
     let reference = dir.path().join("bm25.txt");
-    std::fs::write(&reference, "bm25-files locate.jsonl: n=2 files=8 hit@5=0.500 recall@5=0.250 hit@1=0.000 mrr@5=0.100\n").unwrap();
+    std::fs::write(
+        &reference,
+        "bm25-files locate.jsonl: n=2 files=8 hit@5=0.500 recall@5=0.250 hit@1=0.000 mrr@5=0.100\n",
+    )
+    .unwrap();
     let run = |require: &str| {
         strata(&[
             "eval",
@@ -147,7 +151,11 @@ fn a_find_the_code_set_gets_file_metrics_a_reference_row_and_requirements() {
     // Every gold file in the top five on both questions is more than this index gives: the run fails.
     let output = run("all_gold@5>=1.01");
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("all_gold@5 is"), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("all_gold@5 is"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let output = run("recall>=0.4");
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown metric"));

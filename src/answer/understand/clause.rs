@@ -85,12 +85,16 @@ pub struct Clause<'w> {
     pub mentions: Vec<Mention>,
     /// Words before this index frame the question ("Before merging,"): unknown ones are not held against it.
     lenient_until: usize,
+    /// A first-person statement before the question ("I'm reviewing X.", "We noticed …"): scene, not a
+    /// question, whatever its first word.
+    pub scene: bool,
 }
 
 const WH: &[&str] = &["what", "which", "who", "whom", "where"];
 const AUX: &[&str] =
     &["is", "are", "does", "do", "did", "can", "could", "will", "would", "has", "have", "was", "were", "should"];
-const OPENERS: &[&str] = &["hey", "hi", "so", "ok", "okay", "and", "also", "then", "but", "quick", "q", "well", "or"];
+const OPENERS: &[&str] =
+    &["hey", "hi", "so", "ok", "okay", "and", "also", "then", "but", "quick", "q", "well", "or", "just"];
 const STARTERS: &[&str] = &[
     "what", "which", "who", "whom", "where", "how", "why", "does", "do", "did", "is", "are", "can", "could", "would",
     "will", "list", "show", "give", "tell", "name", "find", "if", "and", "also", "then", "plus", "or", "count", "i",
@@ -109,7 +113,8 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
             break;
         }
         let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
-            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"));
+            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
+            && !coordinated_predicate(words, hits, next + 1);
         let comma = words[i].comma_after && starts_clause(next);
         if words[i].boundary_after || comma || conjunction {
             cuts.push(next);
@@ -124,6 +129,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
         mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
         lenient_until: start,
+        scene: false,
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
     // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
@@ -154,9 +160,25 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     // "Before merging, which …", "Inside the django package, not counting tests, which …": a leading
     // statement that ends in a comma belongs to the question after it; its framing words are not
     // held against the question.
+    // "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question
+    // mark, before a clause with one, tells why the question is asked.
+    let asked_later: Vec<bool> = (0..clauses.len())
+        .map(|i| clauses[i + 1..].iter().any(|c| c.end > c.start && words[c.end - 1].question_after))
+        .collect();
+    for (clause, asked_later) in clauses.iter_mut().zip(asked_later) {
+        let first = clause.first_word();
+        let first_person = matches!(clause.lower(first), "i" | "we" | "i'm" | "we're" | "i've" | "we've");
+        let question_mark = clause.end > clause.start && words[clause.end - 1].question_after;
+        clause.scene = first_person && !question_mark && asked_later;
+    }
     let mut i = 0;
     while i + 1 < clauses.len() {
-        let leading = clauses[i].is_context() && clauses[i].end > 0 && words[clauses[i].end - 1].comma_after;
+        // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
+        // are not the question's.
+        let leading = clauses[i].is_context()
+            && !clauses[i].is_condition()
+            && clauses[i].end > 0
+            && words[clauses[i].end - 1].comma_after;
         if leading {
             let lenient_until = clauses[i].end;
             let mut merged = clause(clauses[i].start, clauses[i + 1].end);
@@ -168,6 +190,22 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         i += 1;
     }
     clauses
+}
+
+/// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from
+/// X": after the conjunction an auxiliary (or "be") goes straight on to an import verb, with no subject
+/// of its own, so it continues the same clause (both conditions on the same modules) rather than
+/// starting a question.
+fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
+    let skip = |i: usize| (i..words.len()).find(|&j| !matches!(words[j].lower.as_str(), "also" | "then" | "too"));
+    let Some(aux) = skip(after) else { return false };
+    if !(AUX.contains(&words[aux].lower.as_str())
+        || matches!(words[aux].lower.as_str(), "be" | "been" | "get" | "gets"))
+    {
+        return false;
+    }
+    let Some(verb) = skip(aux + 1) else { return false };
+    hits.iter().any(|h| h.start == verb && is_edge(h.cue))
 }
 
 fn is_edge(cue: Cue) -> bool {
@@ -229,6 +267,32 @@ impl Clause<'_> {
         asks_yes_no || whether || elliptical || self.has(Cue::YesNo)
     }
 
+    /// "in a thread-safe way", "in a lazy manner": how something is done, which is behaviour. Not "in
+    /// any way" (at all) nor "in a way that runs at runtime" (said by the words after it): a word
+    /// between the article and "way" must describe the manner.
+    fn in_a_manner(&self) -> bool {
+        self.range().any(|i| {
+            let Some(noun) =
+                (i + 3..(i + 6).min(self.end)).find(|&j| matches!(self.lower(j), "way" | "manner" | "fashion"))
+            else {
+                return false;
+            };
+            self.lower(i) == "in"
+                && matches!(self.lower(i + 1), "a" | "an" | "the" | "what" | "which")
+                && (i + 2..noun).all(|j| !self.covered(j) && !FILLER.contains(&self.lower(j)))
+        })
+    }
+
+    /// A count said in the clause ("give me the first 3"), not part of a name.
+    pub fn stated_number(&self) -> Option<usize> {
+        self.range().filter(|&i| !self.mentions.iter().any(|m| m.index == i)).find_map(|i| number(self.lower(i)))
+    }
+
+    /// Every word accounted for: a statement read as the question behind a bare follow-up must be.
+    pub fn fully_placed(&self) -> bool {
+        self.unknown_words().is_empty()
+    }
+
     /// Words the lexicon, the names and the framing do not account for.
     fn unknown_words(&self) -> Vec<&str> {
         self.range()
@@ -236,9 +300,11 @@ impl Clause<'_> {
                 let word = &self.words[i];
                 i >= self.lenient_until
                     && !self.covered(i)
+                    // A plain English word that happens to name a module or a function ("cache",
+                    // "errors", "log") counts as a name only where a name is expected; written as code
+                    // it always does.
                     && !self.mentions.iter().any(|m| {
-                        m.index == i
-                            && (m.strong || self.placed(m) || m.symbol.is_some() || self.names_the_repository(m))
+                        m.index == i && (m.strong || self.placed(m) || self.names_the_repository(m))
                     })
                     && !FILLER.contains(&word.lower.as_str())
                     && !AUX.contains(&word.lower.as_str())
@@ -278,7 +344,7 @@ impl Clause<'_> {
             let follows_up = self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]);
             return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
         }
-        if self.has(Cue::Behaviour) {
+        if self.has(Cue::Behaviour) || self.in_a_manner() {
             return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
         }
         if let Some(head) = self.asks_for_something_else() {
@@ -467,10 +533,22 @@ impl Clause<'_> {
 
     /// Imports, importers, dependents, dependencies, or a path between two modules.
     fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, String> {
-        let primary = self
+        // "users of X via import", "importers of X through …": the noun whose "of" names the module
+        // says the relation; a verb or noun after it only says how.
+        let noun_of = self.hits.iter().copied().find(|h| {
+            matches!(h.cue, Cue::NounOut(_) | Cue::NounIn(_))
+                && self.lower(h.end) == "of"
+                && names
+                    .iter()
+                    .any(|m| m.index == h.end + 1 || (m.index == h.end + 2 && self.lower(h.end + 1) == "the"))
+        });
+        let path_between = self
             .find(|c| c == Cue::Path)
             .filter(|_| self.has_word(&["from", "between"]) || !self.has(Cue::Impact))
-            .filter(|_| names.len() == 2)
+            .filter(|_| names.len() == 2);
+        let primary = noun_of
+            .filter(|_| names.len() == 1)
+            .or(path_between)
             .or_else(|| self.verb_between(names))
             .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
             .or_else(|| self.find(|c| c == Cue::Impact).filter(|_| self.has(Cue::Change)))
@@ -489,6 +567,19 @@ impl Clause<'_> {
         };
         let names: Vec<&Mention> = names.to_vec();
         let names = names.as_slice();
+        // "which modules must come with it (directly or indirectly imported)?": a name governed by a
+        // preposition cannot be the subject of a passive, and without "by" nothing says whose imports
+        // the participle means.
+        if matches!(primary.cue, Cue::Passive(_)) && !self.has_word(&["by"]) {
+            let governed = names.iter().any(|m| {
+                m.index < primary.start
+                    && m.index > 0
+                    && matches!(self.lower(m.index - 1), "with" | "for" | "into" | "onto" | "alongside")
+            });
+            if governed {
+                return Err("a passive without its agent, after a name that cannot be its subject".into());
+            }
+        }
         // "modules that depend on X and are depended on by X": both directions at once is a cycle
         // question in other words, not one relation.
         if let [only] = names {

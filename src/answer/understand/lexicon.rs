@@ -555,7 +555,33 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
             None => at += 1,
         }
     }
+    negated_scope(words, &mut hits);
     hits
+}
+
+/// "not just its direct imports", "not only the first level": a negation in front of a word for
+/// direct imports asks for more than them (transitive); in front of a word for indirect ones
+/// ("not transitive ones") it asks for the direct ones. Only determiners and "just"/"only" may stand
+/// between.
+fn negated_scope(words: &[Word], hits: &mut [Hit]) {
+    const BETWEEN: &[&str] = &["just", "only", "merely", "simply", "the", "its", "their", "a", "any"];
+    for k in 0..hits.len() {
+        if hits[k].cue != Cue::Negation {
+            continue;
+        }
+        let mut at = hits[k].end;
+        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !words[at - 1].boundary_after {
+            at += 1;
+        }
+        let Some(next) = hits.iter().position(|h| h.start == at) else { continue };
+        let flipped = match hits[next].cue {
+            Cue::Direct => Cue::Transitive,
+            Cue::Transitive => Cue::Direct,
+            _ => continue,
+        };
+        hits[next].cue = flipped;
+        hits[k].cue = Cue::Filler;
+    }
 }
 
 /// The form a word is matched in: code words only as the few code cues there are.

@@ -172,6 +172,9 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let has_question = clauses.iter().any(|c| !c.is_context());
     let mut asked_yet = false;
     let mut carried = Vec::new();
+    // The last statement skipped as context, in case the question turns out to be a bare follow-up
+    // ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
+    let mut last_context: Option<clause::Clause<'_>> = None;
     for mut clause in clauses {
         // Statements before the question set the scene; after it ("Same question for B.") they ask.
         if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
@@ -180,11 +183,13 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             }
             // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
             carried.extend(clause.qualifiers());
+            last_context = Some(clause);
             continue;
         }
         clause.add_hits(std::mem::take(&mut carried));
         asked_yet = true;
         clause.topicalize();
+        clause.antecede();
         if clause.mentions.is_empty() && clause.refers_back() && pending_entities.is_empty() {
             clause.adopt(previous_mentions.clone());
         } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !previous_mentions.is_empty() {
@@ -225,7 +230,24 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
                     again.yes_no = false;
                     parts.push(again);
                 }
-                None => unsure = unsure.or(Some("a follow-up to nothing".to_string())),
+                // "X's cycle: which modules?": the statement before held the question's content.
+                // Read strictly: a statement was not written as a question, so every word must be placed.
+                None => match last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
+                    statement.topicalize();
+                    statement.parse()
+                }) {
+                    Some(Outcome::Part(mut part)) => {
+                        part.yes_no = false;
+                        // "Rank modules by importers; give me the first 3.": the follow-up says how many.
+                        if part.top.is_some()
+                            && let Some(k) = clause.stated_number()
+                        {
+                            part.top = Some(k);
+                        }
+                        parts.push(part);
+                    }
+                    _ => unsure = unsure.or(Some("a follow-up to nothing".to_string())),
+                },
             },
             // "…? And B?": the previous relation about other modules.
             Outcome::EntitiesOnly(entities) => match parts.last() {

@@ -218,3 +218,46 @@ fn never_panics_on_odd_input() {
         let _ = crate::answer::structural::answer_parts(&bundle, &mut parts);
     }
 }
+
+#[test]
+fn grammar_decides_how_clauses_combine() {
+    // Two predicates on the same modules joined by "and" are one condition on them: X's cycle.
+    assert_eq!(part("Which modules import shop.cart and are imported by shop.cart?").relation, Relation::CycleOf);
+    assert_eq!(part("Which modules can reach `cart` and also be reached from `cart`?").relation, Relation::CycleOf);
+    // A condition sets the scene; the question after it is what is asked.
+    let conditional = part("If shop/pricing.py changes, does shop/api.py depend on it?");
+    assert_eq!((conditional.relation, conditional.yes_no), (Relation::Reach, true));
+    assert_eq!(ids(&conditional), [API, PRICING]);
+    // So does a statement in the first person before the question.
+    let scene = part("We're cleaning up shop.cart this week. Which modules import it?");
+    assert_eq!((scene.relation, ids(&scene)), (Relation::Importers, vec![CART]));
+    // A bare follow-up takes its question from the statement before it.
+    assert_eq!(part("shop.models's importers: which are they?").relation, Relation::Importers);
+    let ranked = part("Rank modules by direct importers; give me the first 2.");
+    assert_eq!((ranked.relation, ranked.top), (Relation::MostImported, Some(2)));
+    // "N of X via …": the noun says the relation, the rest says how.
+    assert_eq!(part("Which modules are users of shop.cart through imports?").relation, Relation::Importers);
+}
+
+#[test]
+fn negation_flips_what_it_scopes_over() {
+    assert_eq!(part("List what shop.cart depends on, not only its direct imports").relation, Relation::Dependencies);
+    let direct = part("Does shop/api.py import shop.cart (not transitive ones)?");
+    assert!(!direct.transitive, "{direct:?}");
+}
+
+#[test]
+fn behaviour_and_unplaced_english_go_to_retrieval() {
+    for question in [
+        // A manner is behaviour; "in any way" and "in a way that runs at runtime" are not manners.
+        "Does shop.api use shop.cart in a thread-safe way?",
+        // A plain English word that names a symbol elsewhere is not a name where no name is expected.
+        "Where does `shop.api` cache the results of add_item?",
+        // A name governed by a preposition is not the subject of an agentless passive.
+        "Which modules must ship with shop/cart.py (directly or indirectly imported)?",
+    ] {
+        let understood = parse(question);
+        assert!(!understood.complete(), "{question}: {:?}", understood.parts);
+    }
+    assert_eq!(part("does shop.api depend on shop.cart in any way?").relation, Relation::Reach);
+}

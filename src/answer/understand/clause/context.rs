@@ -85,7 +85,35 @@ impl Clause<'_> {
         let first = self.first_word();
         let opens_a_question = STARTERS.contains(&self.lower(first)) || AUX.contains(&self.lower(first));
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
-        !question_mark && !opens_a_question
+        (!question_mark && !opens_a_question) || self.is_condition() || self.scene
+    }
+
+    /// "Before I split api into two files, can you list the modules it imports?": when no name is
+    /// placed in the clause, the one module named before "it" is what "it" stands for, so it takes the
+    /// pronoun's place (its role comes from there).
+    pub fn antecede(&mut self) {
+        let Some(at) = self.pronoun_at() else { return };
+        if self.mentions.iter().any(|m| m.strong || self.placed(m)) {
+            return;
+        }
+        let before: Vec<usize> = (0..self.mentions.len())
+            .filter(|&k| self.mentions[k].index < at && self.mentions[k].module.is_some())
+            .collect();
+        if let [only] = before[..] {
+            self.mentions[only].index = at;
+        }
+    }
+
+    /// "If X breaks, …", "If I copy X somewhere, …": a condition that sets the scene for the question
+    /// after the comma (its names are what "it" refers to), not a question of its own. "If so, …"
+    /// is a follow-up, not a condition.
+    pub fn is_condition(&self) -> bool {
+        let first = self.first_word();
+        self.lower(first) == "if"
+            && !matches!(self.lower(first + 1), "so" | "yes" | "not")
+            && self.end > self.start
+            && self.words[self.end - 1].comma_after
+            && !self.words[self.end - 1].question_after
     }
 
     /// The cues that qualify a question (runtime only, tests left out), to carry into the next clause.

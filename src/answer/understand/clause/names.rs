@@ -67,7 +67,7 @@ impl Clause<'_> {
     pub(super) fn placed(&self, mention: &Mention) -> bool {
         const BEFORE: &[&str] = &[
             "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
-            "are", "can", "could", "with", "as", "whether", "through", "via", "like",
+            "are", "can", "could", "with", "as", "whether", "through", "via", "like", "at",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {

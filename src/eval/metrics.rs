@@ -92,8 +92,10 @@ pub fn ranking_overlap(answer: &[String], expected: &[String], k: usize, ties: &
 }
 
 /// Exact match of a number: does the answer state `expected` (as a whole number in its text)?
+/// Whether the answer's count is `expected`: the first number it states, not any number anywhere in
+/// it (a line number or a second count must not pass as the answer).
 pub fn states_number(answer: &str, expected: f64) -> bool {
-    numbers_in(answer).iter().any(|n| (n - expected).abs() < 1e-9)
+    numbers_in(answer).first().is_some_and(|n| (n - expected).abs() < 1e-9)
 }
 
 pub fn numbers_in(text: &str) -> Vec<f64> {
@@ -204,6 +206,8 @@ mod tests {
     fn numbers_and_yes_no_are_read_from_the_text() {
         assert!(states_number("The largest cycle has 20 modules.", 20.0));
         assert!(!states_number("see lines L120-L200 of py3k", 120.0));
+        // The count is the first number stated, not any number in the text.
+        assert!(!states_number("3 modules import it; 12 depend on it", 12.0));
         assert_eq!(numbers_in("3 cycles, largest 20; `a.py` (lines 4-9)"), vec![3.0, 20.0, 4.0, 9.0]);
         assert_eq!(yes_no_of("Yes: it is in a cycle of 3."), Some(true));
         assert_eq!(yes_no_of("`flask/app.py` is not part of any import cycle."), Some(false));

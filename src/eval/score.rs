@@ -113,13 +113,22 @@ fn correctness(question: &Question, answer: &Answer, cited: &[String], declined:
         return f64::from(u8::from(metrics::states_number(&answer.answer, number)));
     }
     if let Some(yes) = expected.yes_no {
-        return f64::from(u8::from(metrics::yes_no_of(&answer.answer) == Some(yes)));
+        return f64::from(u8::from(answers_yes_no(answer) == Some(yes)));
     }
     if !expected.ranking.is_empty() {
         let k = expected.ranking_k.unwrap_or(expected.ranking.len());
         return metrics::ranking_overlap(cited, &expected.ranking, k, &expected.ranking_ties).unwrap_or(0.0);
     }
     metrics::set_f1(cited, &expected.modules)
+}
+
+/// The yes or no an answer gives. Retrieved code listed without a verdict gives neither, however its
+/// first sentence reads (it would otherwise count as a "yes" for having no negation).
+fn answers_yes_no(answer: &Answer) -> Option<bool> {
+    match answer.mode {
+        Mode::Structural | Mode::Generated => metrics::yes_no_of(&answer.answer),
+        Mode::Retrieval | Mode::Declined => None,
+    }
 }
 
 fn relevancy(question: &Question, answer: &Answer, cited: &[String], declined: bool) -> f64 {
@@ -131,7 +140,7 @@ fn relevancy(question: &Question, answer: &Answer, cited: &[String], declined: b
     let answers_type = if expected.number.is_some() {
         !metrics::numbers_in(&answer.answer).is_empty()
     } else if expected.yes_no.is_some() {
-        metrics::yes_no_of(&answer.answer).is_some()
+        answers_yes_no(answer).is_some()
     } else if !expected.ranking.is_empty() {
         cited.len() >= expected.ranking_k.unwrap_or(expected.ranking.len()).min(expected.ranking.len())
     } else {

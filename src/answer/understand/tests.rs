@@ -235,6 +235,10 @@ fn grammar_decides_how_clauses_combine() {
     assert_eq!(part("shop.models's importers: which are they?").relation, Relation::Importers);
     let ranked = part("Rank modules by direct importers; give me the first 2.");
     assert_eq!((ranked.relation, ranked.top), (Relation::MostImported, Some(2)));
+    // A name put first as the topic is the name the bare question after it asks about.
+    let topics = parse("shop.cart: importers? shop.models: importers?");
+    assert!(topics.complete(), "{:?}", topics.unsure);
+    assert_eq!(topics.parts.iter().map(|p| ids(p)[0]).collect::<Vec<_>>(), [CART, MODELS]);
     // "N of X via …": the noun says the relation, the rest says how.
     assert_eq!(part("Which modules are users of shop.cart through imports?").relation, Relation::Importers);
 }

@@ -6,10 +6,12 @@ use super::{AUX, Clause, Mention, PRONOUNS, STARTERS, WH, is_edge};
 use crate::answer::understand::lexicon::{Cue, Hit};
 
 impl Clause<'_> {
-    /// Takes over names from another clause, placed where a pronoun stands ("each of them"), else at the end.
+    /// Takes over names from another clause, placed where a pronoun stands ("each of them"), else at the
+    /// end. A name taken over was said as a name before ("services: importers?"), so it counts as one
+    /// here even where a plain word would not.
     pub fn adopt(&mut self, mentions: Vec<Mention>) {
         let at = (self.start..self.end).find(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).unwrap_or(self.end);
-        self.mentions = mentions.into_iter().map(|m| Mention { index: at, ..m }).collect();
+        self.mentions = mentions.into_iter().map(|m| Mention { index: at, strong: true, ..m }).collect();
     }
 
     /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import

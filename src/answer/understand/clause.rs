@@ -648,9 +648,7 @@ impl Clause<'_> {
         let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
             (false, true) => {
-                let transitive = !direct
-                    && (explicit_transitive
-                        || (family == Family::Depend && everything && primary.cue != Cue::Verb(Family::Depend)));
+                let transitive = !direct && (explicit_transitive || (family == Family::Depend && everything));
                 (if transitive { Relation::Dependencies } else { Relation::Imports }, from)
             }
             (true, false) => {

@@ -245,6 +245,8 @@ fn grammar_decides_how_clauses_combine() {
 
 #[test]
 fn negation_flips_what_it_scopes_over() {
+    // "every module X depends on" counts what X depends on through others too.
+    assert_eq!(part("List every module shop.cart depends on").relation, Relation::Dependencies);
     assert_eq!(part("List what shop.cart depends on, not only its direct imports").relation, Relation::Dependencies);
     let direct = part("Does shop/api.py import shop.cart (not transitive ones)?");
     assert!(!direct.transitive, "{direct:?}");

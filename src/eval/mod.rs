@@ -121,16 +121,9 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     Ok(EvalReport {
         schema_version: REPORT_SCHEMA_VERSION,
         strata_version: env!("CARGO_PKG_VERSION"),
-        questions_file: request
-            .questions_path
-            .file_name()
-            .map_or_else(|| request.questions_path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        questions_file: file_name(request.questions_path),
         questions_hash: text_hash(&text),
-        index: IndexSummary {
-            commit: index.manifest.commit.clone(),
-            embedder: index.manifest.embedder.id.clone(),
-            modules: index.bundle.nodes.len(),
-        },
+        index: IndexSummary::of(&index),
         seed: request.seed,
         bootstrap_resamples: RESAMPLES,
         judge_model: request.judge.then(|| request.chat_model.clone()),
@@ -138,6 +131,21 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
         regressions,
         questions: results,
     })
+}
+
+/// The question file as reports name it.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+impl IndexSummary {
+    fn of(index: &LoadedIndex) -> IndexSummary {
+        IndexSummary {
+            commit: index.manifest.commit.clone(),
+            embedder: index.manifest.embedder.id.clone(),
+            modules: index.bundle.nodes.len(),
+        }
+    }
 }
 
 /// What the judge may treat as evidence: the retrieved chunks' text, or for a graph answer the import
@@ -188,22 +196,11 @@ pub fn is_locate_set(jsonl: &str) -> bool {
         .is_some_and(|value| value.get("gold_files").is_some())
 }
 
-/// Parses a "find the code" set; errors name the line. Ids must be unique.
+/// Parses a "find the code" set; errors name the line. Ids must be unique, gold files present.
 pub fn parse_locate_questions(jsonl: &str) -> Result<Vec<locate::LocateQuestion>> {
-    let mut questions: Vec<locate::LocateQuestion> = Vec::new();
-    for (number, line) in jsonl.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-        let question: locate::LocateQuestion = serde_json::from_str(line)
-            .with_context(|| format!("line {}: not a valid find-the-code question", number + 1))?;
-        if question.gold_files.is_empty() {
-            anyhow::bail!("line {}: question {} has no gold_files", number + 1, question.id);
-        }
-        if questions.iter().any(|q| q.id == question.id) {
-            anyhow::bail!("line {}: duplicate question id {}", number + 1, question.id);
-        }
-        questions.push(question);
-    }
-    if questions.is_empty() {
-        anyhow::bail!("the question set is empty");
+    let questions = questions::parse_set(jsonl, "find-the-code question", |q: &locate::LocateQuestion| &q.id)?;
+    if let Some(question) = questions.iter().find(|q| q.gold_files.is_empty()) {
+        anyhow::bail!("question {} has no gold_files", question.id);
     }
     Ok(questions)
 }
@@ -238,16 +235,9 @@ pub async fn run_locate_eval(request: &LocateRequest<'_>) -> Result<LocateReport
     Ok(LocateReport {
         schema_version: LOCATE_REPORT_SCHEMA_VERSION,
         strata_version: env!("CARGO_PKG_VERSION"),
-        questions_file: request
-            .questions_path
-            .file_name()
-            .map_or_else(|| request.questions_path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        questions_file: file_name(request.questions_path),
         questions_hash: text_hash(&text),
-        index: IndexSummary {
-            commit: index.manifest.commit.clone(),
-            embedder: index.manifest.embedder.id.clone(),
-            modules: index.bundle.nodes.len(),
-        },
+        index: IndexSummary::of(&index),
         overall,
         by_category,
         reference: request.reference.clone(),

@@ -58,15 +58,17 @@ pub struct OracleQuery {
 
 /// Parses a question set; errors name the line. Ids must be unique.
 pub fn parse_questions(jsonl: &str) -> Result<Vec<Question>> {
-    let mut questions: Vec<Question> = Vec::new();
-    for (number, line) in jsonl.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let question: Question =
-            serde_json::from_str(line).with_context(|| format!("line {}: not a valid question", number + 1))?;
-        if questions.iter().any(|q| q.id == question.id) {
-            bail!("line {}: duplicate question id {}", number + 1, question.id);
+    parse_set(jsonl, "question", |q: &Question| &q.id)
+}
+
+/// One JSONL question set of any kind: each non-blank line a `T`, ids unique, at least one line.
+pub fn parse_set<T: serde::de::DeserializeOwned>(jsonl: &str, kind: &str, id: fn(&T) -> &str) -> Result<Vec<T>> {
+    let mut questions: Vec<T> = Vec::new();
+    for (number, line) in jsonl.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
+        let question: T =
+            serde_json::from_str(line).with_context(|| format!("line {}: not a valid {kind}", number + 1))?;
+        if questions.iter().any(|q| id(q) == id(&question)) {
+            bail!("line {}: duplicate question id {}", number + 1, id(&question));
         }
         questions.push(question);
     }

@@ -194,20 +194,26 @@ pub fn resolve_follow_up(question: &str, subject: &str) -> Option<String> {
     refers_back(question).then(|| REFERENCE.replace(question, subject).into_owned())
 }
 
+/// The context the comment tests render in: github.com/acme/shop at a fixed commit, one secret.
+#[cfg(test)]
+pub(crate) fn test_context() -> CommentContext {
+    CommentContext {
+        server_url: "https://github.com".into(),
+        owner: "acme".into(),
+        repo: "shop".into(),
+        commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        index_age: Some("2 hours".into()),
+        secrets: vec![Secret::new("supersecretvalue")],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::answer::{Citation, ContextItem, IndexInfo};
 
     fn ctx() -> CommentContext {
-        CommentContext {
-            server_url: "https://github.com".into(),
-            owner: "acme".into(),
-            repo: "shop".into(),
-            commit: "0123456789abcdef0123456789abcdef01234567".into(),
-            index_age: Some("2 hours".into()),
-            secrets: vec![Secret::new("supersecretvalue")],
-        }
+        test_context()
     }
 
     #[test]

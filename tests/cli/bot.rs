@@ -543,10 +543,8 @@ async fn a_follow_up_resolves_it_from_the_previous_answer() {
     assert!(body.contains("import `shop/cart.py` directly"), "{body}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn fetch_unpacks_the_latest_index_for_an_incremental_run() {
-    let (_, zip) = shop_index();
-    let github = FakeGitHub::with_index(zip.clone()).await;
+/// `strata fetch --out OUT` against the fake GitHub, which also answers the repository lookup.
+async fn fetch(github: &FakeGitHub, out: &Path) -> std::process::Output {
     Mock::given(method("GET"))
         .and(path(REPO))
         .respond_with(
@@ -555,17 +553,24 @@ async fn fetch_unpacks_the_latest_index_for_an_incremental_run() {
         .mount(&github.api)
         .await;
     github.catch_all().await;
-    let dir = TempDir::new().unwrap();
-    let out = dir.path().join("previous");
     let (api_url, out_arg) = (github.api.uri(), out.to_str().unwrap().to_string());
-    let output = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         strata_with_env(
             &["fetch", "--out", &out_arg],
             &[("GITHUB_REPOSITORY", "gagbo/ouro-closures"), ("GITHUB_TOKEN", TOKEN), ("GITHUB_API_URL", &api_url)],
         )
     })
     .await
-    .unwrap();
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_unpacks_the_latest_index_for_an_incremental_run() {
+    let (_, zip) = shop_index();
+    let github = FakeGitHub::with_index(zip.clone()).await;
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("previous");
+    let output = fetch(&github, &out).await;
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(out.join("manifest.json").is_file() && out.join("lancedb").is_dir());
     let repo = Repo::git("shop");
@@ -585,26 +590,8 @@ async fn fetch_warns_and_leaves_nothing_when_the_artifact_is_refused_or_damaged(
         ("no manifest", no_manifest, "no valid manifest"),
     ] {
         let github = FakeGitHub::with_index(zip).await;
-        Mock::given(method("GET"))
-            .and(path(REPO))
-            .respond_with(
-                ResponseTemplate::new(200)
-                    .set_body_json(json!({"id": REPOSITORY_ID, "default_branch": DEFAULT_BRANCH})),
-            )
-            .mount(&github.api)
-            .await;
-        github.catch_all().await;
         let dir = TempDir::new().unwrap();
-        let out = dir.path().join("previous");
-        let (api_url, out_arg) = (github.api.uri(), out.to_str().unwrap().to_string());
-        let output = tokio::task::spawn_blocking(move || {
-            strata_with_env(
-                &["fetch", "--out", &out_arg],
-                &[("GITHUB_REPOSITORY", "gagbo/ouro-closures"), ("GITHUB_TOKEN", TOKEN), ("GITHUB_API_URL", &api_url)],
-            )
-        })
-        .await
-        .unwrap();
+        let output = fetch(&github, &dir.path().join("previous")).await;
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "{name}: a bad artifact must not stop the index workflow: {stderr}");
         assert!(stderr.contains("warning") && stderr.contains(expected), "{name}: {stderr}");

@@ -13,7 +13,7 @@ use regex::Regex;
 
 use super::{gfm_options, inert_markdown, inert_prose};
 use crate::answer::{Answer, Citation, ContextItem, IndexInfo, Mode};
-use crate::github::comment::{CommentContext, answer_comment, error_comment, sanitize};
+use crate::github::comment::{CommentContext, answer_comment, error_comment, sanitize, test_context};
 
 const BLOB: &str = "https://github.com/acme/shop/blob/0123456789abcdef0123456789abcdef01234567/";
 const COMMIT: &str = "https://github.com/acme/shop/commit/0123456789abcdef0123456789abcdef01234567";
@@ -67,14 +67,7 @@ fn live_in_html(html: &str, allowed_links: &[&str]) -> Vec<String> {
 }
 
 fn ctx() -> CommentContext {
-    CommentContext {
-        server_url: "https://github.com".into(),
-        owner: "acme".into(),
-        repo: "shop".into(),
-        commit: "0123456789abcdef0123456789abcdef01234567".into(),
-        index_age: Some("2 hours".into()),
-        secrets: vec![crate::secret::Secret::new("supersecretvalue")],
-    }
+    test_context()
 }
 
 fn assert_inert(input: &str) {

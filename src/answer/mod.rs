@@ -6,6 +6,7 @@
 //! (`generate`), else to an extractive answer (`extractive`). Every cited module is checked against the
 //! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
 
+pub mod abstain;
 pub mod citations;
 pub mod entities;
 pub mod extractive;
@@ -16,7 +17,11 @@ pub mod structural;
 pub mod tools;
 pub mod understand;
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
+
+use abstain::{Decision, Evidence, TermEvidence};
 
 use crate::bundle::{Bundle, Manifest};
 use crate::search::embed::Embedder;
@@ -30,9 +35,6 @@ pub use generate::ChatSettings;
 pub const MAX_QUESTION_CHARS: usize = 2_000;
 /// Chunks retrieved per question.
 pub const RETRIEVAL_LIMIT: usize = 8;
-/// Share of the question's words that the index knows (words no code mentions are phrasing, not evidence)
-/// that must appear in the retrieved chunks for an answer.
-const MIN_TERM_COVERAGE: f64 = 0.5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -83,6 +85,9 @@ pub struct Answer {
     /// What the question was understood to ask, with each part's computed result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub understood: Option<understand::Understanding>,
+    /// For answers from retrieval and their declines: the evidence weighed and the decision taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
     /// Details for the log, never shown to the asker: a model server's own error text can name internal
     /// hosts and say more than a public comment should.
     #[serde(skip)]
@@ -124,7 +129,20 @@ impl Answerer<'_> {
             answer.understood = Some(understood);
             return Ok(answer);
         }
-        if let Some(name) = &understood.unknown {
+        // A name the graph does not know may still be in the code (a variable, an imported class): then
+        // retrieval answers; a name no code contains (a typo, a module that is not there) is declined.
+        let mut notes = Vec::new();
+        let unknown_in_code = match (&understood.unknown, self.store) {
+            (Some(name), Ok(store)) => store.contains_text(name).await.unwrap_or(false),
+            _ => false,
+        };
+        if let Some(name) = &understood.unknown
+            && unknown_in_code
+        {
+            notes.push(format!(
+                "`{name}` is not a module, file or symbol of the import graph; answered from the code that mentions it"
+            ));
+        } else if let Some(name) = &understood.unknown {
             let suggestions: Vec<String> =
                 structural::suggestions(self.bundle, name).iter().map(|s| format!("`{s}`")).collect();
             let hint = if suggestions.is_empty() {
@@ -140,7 +158,6 @@ impl Answerer<'_> {
             return Ok(answer);
         }
         // With a model, the graph tools may answer what the parser did not understand.
-        let mut notes = Vec::new();
         let mut diagnostics = Vec::new();
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
@@ -216,51 +233,15 @@ impl Answerer<'_> {
             };
         retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
         let context = context_items(&retrieval);
-        let coverage = term_coverage(&retrieval);
-        // A name in the question that no chunk of the whole index contains ("WebSocket", "JWT", "Kafka")
-        // is something the code does not have: the other words match by accident. Plain English words
-        // absent from code ("relationship", "mechanisms", "between") are how people phrase questions, not
-        // what they ask about: they are left out of the evidence instead of deciding.
-        let mut unknown = Vec::new();
-        for word in &coverage.missing {
-            let mentioned = match store.mentions(word).await {
-                Ok(mentioned) => mentioned,
-                Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
-            };
-            if !mentioned {
-                unknown.push(word.as_str());
-            }
-        }
-        let names: Vec<&str> = unknown.iter().copied().filter(|word| written_as_a_name(question, word)).collect();
-        let unknown_decides = !names.is_empty();
-        let known_terms = coverage.n_terms - unknown.len();
-        let known_share = if known_terms == 0 { 0.0 } else { coverage.n_found as f64 / known_terms as f64 };
-        if unknown_decides || retrieval.hits.is_empty() || known_share < MIN_TERM_COVERAGE {
-            let unknown = if unknown_decides { names } else { unknown };
-            let quoted = |words: &[&str]| words.iter().map(|word| format!("`{word}`")).collect::<Vec<_>>();
-            let searched = if retrieval.query_words.is_empty() {
-                "no searchable words".to_string()
-            } else {
-                retrieval.query_words.join(", ")
-            };
-            let missing = if unknown_decides {
-                let quoted = quoted(&unknown);
-                let listed = match quoted.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-                    _ => quoted.join(""),
-                };
-                format!(" No code in the index mentions {listed}.")
-            } else if coverage.missing.is_empty() {
-                String::new()
-            } else {
-                let missing: Vec<&str> = coverage.missing.iter().map(String::as_str).collect();
-                format!(" None of the retrieved code mentions {}.", quoted(&missing).join(", "))
-            };
-            let reason = format!(
-                "I don't know: the index has no code that clearly answers this. I searched the code of {} modules for: {searched}.{missing}",
-                self.bundle.nodes.len()
-            );
-            return Ok(self.declined(question, reason, context));
+        let evidence = match self.weigh_evidence(store, question, &retrieval).await {
+            Ok(evidence) => evidence,
+            Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
+        };
+        if evidence.decision != Decision::Answer {
+            let reason = decline_reason(&evidence, &retrieval, self.bundle.nodes.len());
+            let mut answer = self.declined(question, reason, context);
+            answer.evidence = Some(evidence);
+            return Ok(answer);
         }
         if let Some(chat) = self.chat {
             match generate::generate(chat, question, &retrieval, self.bundle).await {
@@ -270,6 +251,7 @@ impl Answerer<'_> {
                     notes.extend(checked.notes);
                     let mut answer = self.finish(question, mode, checked.text, checked.citations, context, notes);
                     answer.diagnostics = diagnostics;
+                    answer.evidence = Some(evidence);
                     return Ok(answer);
                 }
                 Err(error) => {
@@ -279,13 +261,53 @@ impl Answerer<'_> {
                     let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
                     let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, notes);
                     answer.diagnostics = diagnostics;
+                    answer.evidence = Some(evidence);
                     return Ok(answer);
                 }
             }
         }
         let extract = extractive::answer(self.bundle, &retrieval);
         let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
-        Ok(self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new()))
+        let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new());
+        answer.evidence = Some(evidence);
+        Ok(answer)
+    }
+
+    /// What the index says about each question word, the features, and the decision.
+    async fn weigh_evidence(
+        &self,
+        store: &ChunkStore,
+        question: &str,
+        retrieval: &Retrieval,
+    ) -> anyhow::Result<Evidence> {
+        let in_context: BTreeSet<String> = retrieval.hits.iter().flat_map(|hit| content_terms(&hit.text)).collect();
+        let mut terms = Vec::new();
+        // One full-text lookup per word, run together.
+        let frequencies = futures::future::try_join_all(
+            retrieval.query_words.iter().map(|word| store.frequency(word, abstain::DF_CAP)),
+        )
+        .await?;
+        for (word, mut chunks) in retrieval.query_words.iter().zip(frequencies) {
+            let token = name_written(question, word);
+            // A name may be split into other tokens in the code ("FastAPI"): look for it as written
+            // (the whole name, since a piece of one, like "ql" of "GraphQL", is inside other words).
+            if let Some(token) = &token
+                && chunks == 0
+                && store.contains_text(token).await?
+            {
+                chunks = 1;
+            }
+            let in_context = in_context.contains(&stem(word));
+            terms.push(TermEvidence { word: word.clone(), chunks, in_context, name: token.is_some() });
+        }
+        let total = store.count().await?;
+        let features = abstain::features(&terms, total);
+        let settings = match &self.manifest.answer {
+            Some(recorded) => recorded.abstention.clone(),
+            None => abstain::fitted(),
+        };
+        let decision = abstain::decide(question, &terms, &features, !retrieval.hits.is_empty(), &settings);
+        Ok(Evidence { terms, features, decision })
     }
 
     /// The decline for a question only the search index could answer, when it cannot be used.
@@ -322,6 +344,7 @@ impl Answerer<'_> {
             },
             notes,
             understood: None,
+            evidence: None,
             diagnostics: Vec::new(),
         }
     }
@@ -348,6 +371,45 @@ impl tools::CodeSearch for RetrievalSearch<'_> {
         }
         Ok((text, modules))
     }
+}
+
+/// The decline's text: what was searched and why the evidence did not answer it.
+fn decline_reason(evidence: &Evidence, retrieval: &Retrieval, n_modules: usize) -> String {
+    let quoted = |words: &[&str]| {
+        let quoted: Vec<String> = words.iter().map(|word| format!("`{word}`")).collect();
+        match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.join(""),
+        }
+    };
+    let searched = if retrieval.query_words.is_empty() {
+        "no searchable words".to_string()
+    } else {
+        retrieval.query_words.join(", ")
+    };
+    let why = match &evidence.decision {
+        Decision::UnknownNames(names) => {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            format!(" No code in the index mentions {}.", quoted(&names))
+        }
+        Decision::BeyondTheCode(what) => {
+            return format!(
+                "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
+            );
+        }
+        Decision::NoResults => String::new(),
+        Decision::WeakEvidence | Decision::Answer => {
+            let missing: Vec<&str> = evidence.terms.iter().filter(|t| !t.in_context).map(|t| t.word.as_str()).collect();
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!(" None of the retrieved code mentions {}.", quoted(&missing))
+            }
+        }
+    };
+    format!(
+        "I don't know: the index has no code that clearly answers this. I searched the code of {n_modules} modules for: {searched}.{why}"
+    )
 }
 
 fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
@@ -380,43 +442,31 @@ fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
     items
 }
 
-/// Which of the question's content terms the retrieved chunks contain.
-struct Coverage {
-    n_terms: usize,
-    n_found: usize,
-    missing: Vec<String>,
-}
-
-/// Whether `word` comes from a token the question writes as a name rather than an English word:
-/// an acronym or inner capital (`JWT`, `WebSocket`), a capitalised word after the first
-/// (`Kafka`), or an identifier (`cached_property`, `flask.signals`).
-fn written_as_a_name(question: &str, word: &str) -> bool {
+/// The token `word` comes from, when the question writes it as a name rather than an English word:
+/// an acronym or inner capital (`JWT`, `WebSocket`), a capitalised word after the first (`Kafka`), or
+/// an identifier (`cached_property`, `flask.signals`).
+fn name_written(question: &str, word: &str) -> Option<String> {
     question
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .map(|token| token.trim_matches('.'))
         .filter(|token| !token.is_empty())
         .enumerate()
         .filter(|(_, token)| token.to_lowercase().contains(word))
-        .any(|(position, token)| {
+        .find(|(position, token)| {
             let inner_capital = token.chars().skip(1).any(char::is_uppercase);
-            let capitalised = position > 0 && token.chars().next().is_some_and(char::is_uppercase);
+            let capitalised = *position > 0 && token.chars().next().is_some_and(char::is_uppercase);
             inner_capital || capitalised || token.contains(['_', '.'])
         })
-}
-
-fn term_coverage(retrieval: &Retrieval) -> Coverage {
-    let mut present = std::collections::BTreeSet::new();
-    for hit in &retrieval.hits {
-        present.extend(content_terms(&hit.text));
-    }
-    let missing: Vec<String> =
-        retrieval.query_words.iter().filter(|word| !present.contains(&stem(word))).cloned().collect();
-    Coverage { n_terms: retrieval.query_words.len(), n_found: retrieval.query_words.len() - missing.len(), missing }
+        .map(|(_, token)| token.to_string())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::written_as_a_name;
+    use super::name_written;
+
+    fn written_as_a_name(question: &str, word: &str) -> bool {
+        name_written(question, word).is_some()
+    }
 
     #[test]
     fn names_are_told_from_english_words() {
@@ -428,5 +478,6 @@ mod tests {
             assert!(!written_as_a_name(question, word), "{word}");
         }
         assert!(!written_as_a_name("Kafka events?", "kafka"), "the first word is capitalised anyway");
+        assert_eq!(name_written("Does it speak GraphQL?", "ql").as_deref(), Some("GraphQL"));
     }
 }

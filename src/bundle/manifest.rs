@@ -26,6 +26,27 @@ pub struct Manifest {
     pub chunks: BTreeMap<String, String>,
     /// Milliseconds per stage of the run that wrote this manifest.
     pub timings_ms: BTreeMap<String, u64>,
+    /// How `ask` answers from this index. Missing in indexes written before it existed: `ask` then
+    /// uses its built-in settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<AnswerSettings>,
+}
+
+/// How `ask` answers from an index, recorded when the index is written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerSettings {
+    pub abstention: AbstentionSettings,
+}
+
+/// When retrieval evidence is too weak to answer (see `answer::abstain`), and what the thresholds were
+/// fitted on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AbstentionSettings {
+    /// Decline when at least this share of the question's topic words is absent from the index.
+    pub max_absent: f64,
+    /// Decline when the retrieved context holds less than this IDF-weighted share of the known words.
+    pub min_covered: f64,
+    pub fitted_on: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

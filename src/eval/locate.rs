@@ -292,6 +292,7 @@ mod tests {
             index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
             notes: Vec::new(),
             understood: None,
+            evidence: None,
             diagnostics: Vec::new(),
         }
     }

@@ -256,6 +256,7 @@ mod tests {
             index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
             notes: vec!["ask @admin".into()],
             understood: None,
+            evidence: None,
             diagnostics: Vec::new(),
         };
         let body = answer_comment(&answer, 42, &ctx());
@@ -281,6 +282,7 @@ mod tests {
             index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
             notes: Vec::new(),
             understood: None,
+            evidence: None,
             diagnostics: Vec::new(),
         };
         let body = answer_comment(&answer, 1, &ctx);

@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::bundle::{self, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
+use crate::bundle::{self, AnswerSettings, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
 use crate::graph::{ImportGraph, ModuleIndex, build_import_graph, compute_metrics, source_roots};
 use crate::python::{FACTS_VERSION, ParsedFile, decode_python_source, parse_python_file};
@@ -325,6 +325,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         embedder: EmbedderInfo { id: request.embedder.id(), dimension: request.embedder.dimension() },
         chunks: search_stats.hashes,
         timings_ms: timings_ms.clone(),
+        answer: Some(AnswerSettings { abstention: crate::answer::abstain::fitted() }),
     };
     // Written last: a directory with a manifest is a complete index.
     bundle::write_atomically(out_dir, "manifest.json", &bundle::to_canonical_json(&manifest, true)?)?;

@@ -293,13 +293,31 @@ impl ChunkStore {
         Ok(vectors)
     }
 
-    /// Whether any chunk's text matches `word` in the full-text index (same tokenizer and stemming as
-    /// search), so a question's word can be told apart from one the whole index lacks.
-    pub async fn mentions(&self, word: &str) -> Result<bool> {
+    /// How many chunks' text matches `word` in the full-text index (same tokenizer and stemming as
+    /// search), counted up to `cap`: how rare a question's word is, and whether the index has it at all.
+    pub async fn frequency(&self, word: &str, cap: usize) -> Result<usize> {
         let batches: Vec<RecordBatch> = self
             .table
             .query()
             .full_text_search(FullTextSearchQuery::new(word.to_string()))
+            .select(Select::Columns(vec!["id".to_string()]))
+            .limit(cap)
+            .execute()
+            .await?
+            .try_collect()
+            .await?;
+        Ok(batches.iter().map(RecordBatch::num_rows).sum())
+    }
+
+    /// Whether any chunk's text contains `text`, ignoring case (a full scan: for the rare question
+    /// naming something the graph or the full-text tokens do not know, such as `FastAPI`, whose
+    /// tokens the code tokenizer splits differently from the question's).
+    pub async fn contains_text(&self, text: &str) -> Result<bool> {
+        let literal = text.to_lowercase().replace('\'', "''").replace(['%', '\\'], "");
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .only_if(format!("lower(text) LIKE '%{literal}%'"))
             .select(Select::Columns(vec!["id".to_string()]))
             .limit(1)
             .execute()

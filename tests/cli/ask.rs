@@ -197,6 +197,48 @@ fn a_question_naming_what_the_code_lacks_is_declined() {
 }
 
 #[test]
+fn a_name_the_graph_lacks_but_the_code_has_is_searched_for() {
+    // `MAX_RETRIES` is a constant, not a module or symbol of the graph: retrieval finds it.
+    let answer = ask("Where is MAX_RETRIES used?");
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    assert_eq!(cited(&answer)[0], "shop/payments/gateway.py", "{answer:#}");
+    assert!(answer["notes"][0].as_str().unwrap().contains("not a module, file or symbol"), "{answer:#}");
+    // A name no code contains is still a typo or a missing module: declined with suggestions.
+    let answer = ask("What does shop/checkout.py import?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+}
+
+#[test]
+fn questions_about_the_projects_people_are_declined() {
+    let answer = ask("Why did the maintainers choose FastAPI?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert_eq!(answer["evidence"]["decision"]["kind"], "beyond_the_code", "{answer:#}");
+    // "Why does the code …" is about the code, and FastAPI is in it (tokenised differently).
+    let answer = ask("Why does the api module use FastAPI?");
+    assert_ne!(answer["mode"], "declined", "{answer:#}");
+}
+
+#[test]
+fn ask_weighs_evidence_with_the_settings_the_index_records() {
+    let repo = Repo::git("shop");
+    let index = index(repo.path(), &[]);
+    let manifest_path = index.dir.join("manifest.json");
+    let mut manifest: Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    let recorded = &manifest["answer"]["abstention"];
+    assert!(recorded["fitted_on"].as_str().unwrap().contains("fit.py"), "{recorded:#}");
+    let question = "How does the gateway retry failed charges?";
+    let answer = ask_json(&index, question, &[]);
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    assert_eq!(answer["evidence"]["decision"]["kind"], "answer");
+    // The same index with a threshold no evidence meets declines the same question.
+    manifest["answer"]["abstention"]["min_covered"] = json!(1.5);
+    std::fs::write(&manifest_path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+    let answer = ask_json(&index, question, &[]);
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert_eq!(answer["evidence"]["decision"]["kind"], "weak_evidence");
+}
+
+#[test]
 fn an_empty_question_gets_a_helpful_reply() {
     let answer = ask("   ");
     assert_eq!(answer["mode"], "declined");

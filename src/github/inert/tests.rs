@@ -151,6 +151,7 @@ fn answers_hold_only_the_links_and_html_strata_builds() {
         index: IndexInfo { commit: None, schema_version: "1".into(), embedder: "e".into() },
         notes: vec![hostile.into(), "- a list\n- with [a link](https://evil.example)".into()],
         understood: None,
+        evidence: None,
         diagnostics: Vec::new(),
     };
     let body = answer_comment(&answer, 42, &ctx());

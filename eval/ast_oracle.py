@@ -455,6 +455,13 @@ def edge_list(g: Graph) -> list[dict]:
                    for (a, b), e in g.edges.items()), key=lambda e: (e["src"], e["dst"]))
 
 
+def edge_paths(g: Graph) -> list[dict]:
+    """Every edge as repo-relative paths (the module ids of an index of the same folder), for
+    `strata eval --oracle-edges`: claims in answers are checked against this graph, not strata's."""
+    return sorted(({"src": a, "dst": b, "type_checking": e["type_checking"]} for (a, b), e in g.edges.items()),
+                  key=lambda e: (e["src"], e["dst"]))
+
+
 def stats(g: Graph) -> dict:
     comps, rcomps = cycles(g), cycles(g, True)
     return {"root": g.root, "modules": len(g.modules), "edges": len(g.edges),
@@ -472,7 +479,7 @@ def query(g: Graph, q: dict):
            "impact": lambda: impact(g, m, rt), "cycles": lambda: cycles(g, rt), "cycle-of": lambda: cycle_of(g, m, rt),
            "most-imported": lambda: most_imported(g, int(q.get("top", 10)), rt, q.get("within", "")),
            "defined-in": lambda: defined_in(g, q["name"]), "exports": lambda: exports(g, m), "stats": lambda: stats(g),
-           "edges": lambda: edge_list(g), "names": lambda: {p: m.name for p, m in sorted(g.modules.items())},
+           "edges": lambda: edge_list(g), "edge-paths": lambda: edge_paths(g), "names": lambda: {p: m.name for p, m in sorted(g.modules.items())},
            "unresolved": lambda: [
                {"module": p, "line": line, "name": name} for p, u in sorted(g.unresolved.items()) for line, name in u]}
     if q["op"] not in ops:
@@ -590,6 +597,7 @@ def main(argv=None) -> int:
     sub.add_parser("defined-in").add_argument("name", help="Name or Class.method")
     sub.add_parser("stats")
     sub.add_parser("edges", help="every edge as dotted names")
+    sub.add_parser("edge-paths", help="every edge as repo-relative paths (for strata eval --oracle-edges)")
     sub.add_parser("names", help="every module path and its dotted name")
     sub.add_parser("unresolved", help="imports of repository packages that name no module, with lines")
     args = ap.parse_args(argv)

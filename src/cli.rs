@@ -59,6 +59,10 @@ pub struct EvalArgs {
     /// Also judge answers with the language model (RAGAS's LLM metrics), replaying cached exchanges.
     #[arg(long)]
     pub judge: bool,
+    /// The independent oracle's import graph (`eval/ast_oracle.py --root REPO edge-paths`): claims and
+    /// structural citations are checked against it instead of against the index's own graph.
+    #[arg(long)]
+    pub oracle_edges: Option<PathBuf>,
     /// Cache of judge exchanges [default: OUT/judge-cache].
     #[arg(long)]
     pub judge_cache: Option<PathBuf>,

@@ -37,6 +37,7 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
         chat_model: args.chat_model.clone(),
         judge: args.judge,
         judge_cache: &judge_cache,
+        oracle_edges: args.oracle_edges.as_deref(),
     };
     let report = super::runtime()?.block_on(run_eval(&request))?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -40,6 +40,8 @@ pub struct EvalRequest<'a> {
     /// Judge the answers with a language model (from `judge_cache`, else the endpoint).
     pub judge: bool,
     pub judge_cache: &'a Path,
+    /// The oracle's edges (JSON from `ast_oracle.py edge-paths`) to check claims against.
+    pub oracle_edges: Option<&'a Path>,
 }
 
 /// Every module a question expects must be in the index: a set written against another layout
@@ -90,13 +92,15 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     } else {
         HashMap::new()
     };
+    let oracle = request.oracle_edges.map(score::read_oracle_edges).transpose()?;
+    let graph = score::Graph::of(&index.bundle, oracle.as_deref());
     let answerer = index.answerer(chat.as_ref());
     let mut results = Vec::with_capacity(questions.len());
     for question in &questions {
         let started = Instant::now();
         let answer = answerer.answer(&question.question).await?;
         let latency_ms = started.elapsed().as_secs_f64() * 1_000.0;
-        let score = score::score(question, &answer, &index.bundle, latency_ms);
+        let score = score::score(question, &answer, &graph, latency_ms);
         let judged = match &judge {
             Some(judge) => {
                 let context = judge_context(&answer, &index.bundle, &chunk_texts);
@@ -127,6 +131,7 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
         seed: request.seed,
         bootstrap_resamples: RESAMPLES,
         judge_model: request.judge.then(|| request.chat_model.clone()),
+        claims_checked_against: graph.source.to_string(),
         aggregate,
         regressions,
         questions: results,

@@ -31,6 +31,9 @@ pub struct EvalReport {
     pub bootstrap_resamples: usize,
     /// The judge model, when answers were also judged by a language model.
     pub judge_model: Option<String>,
+    /// The graph faithfulness and claims were checked against: `oracle` (the independent
+    /// `ast_oracle.py`, `--oracle-edges`) or `index` (strata's own graph).
+    pub claims_checked_against: String,
     pub aggregate: Aggregate,
     pub regressions: Vec<Regression>,
     pub questions: Vec<QuestionResult>,
@@ -94,6 +97,12 @@ pub fn to_markdown(report: &EvalReport, title: &str) -> String {
         report.index.commit.as_deref().map_or("a working tree".to_string(), |c| format!("`{}`", &c[..c.len().min(12)]));
     let judge =
         report.judge_model.as_deref().map_or("offline (no language model)".to_string(), |m| format!("judged by `{m}`"));
+    let judge = match report.claims_checked_against.as_str() {
+        "oracle" => format!("{judge}; claims checked against the independent oracle's graph"),
+        _ => format!(
+            "{judge}; claims checked against the index's own graph (pass --oracle-edges to check them independently)"
+        ),
+    };
     let _ = writeln!(
         out,
         "{} questions; index of {commit} ({} modules, `{}`); {judge}. Cells: mean [95% bootstrap interval], n; NaN counts are questions where a metric does not apply.\n",

@@ -2,8 +2,9 @@
 //! say. The retrieved context is the ranked chunks' modules; a structural answer retrieves nothing but
 //! reads the graph, so its citations stand for its context. Faithfulness counts a cited module as
 //! supported when it is in the retrieved context or, for a structural answer, when the relation the
-//! question asks about holds in the index's graph; explicit claims in the text ("`a.py` imports
-//! `b.py`") are checked against the graph too.
+//! question asks about holds in the graph; explicit claims in the text ("`a.py` imports `b.py`") are
+//! checked against the graph too. That graph is the independent oracle's (`--oracle-edges`) when given,
+//! so strata is not graded against itself; the index's own graph otherwise, and the report says which.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
@@ -13,7 +14,6 @@ use serde::Serialize;
 
 use super::metrics;
 use super::questions::{OracleQuery, Question};
-use crate::answer::structural::transitive_dependents;
 use crate::answer::{Answer, Mode};
 use crate::bundle::Bundle;
 
@@ -41,10 +41,10 @@ pub struct QuestionScore {
 }
 
 /// Scores `answer` to `question`; `latency_ms` is how long answering took.
-pub fn score(question: &Question, answer: &Answer, bundle: &Bundle, latency_ms: f64) -> QuestionScore {
+pub fn score(question: &Question, answer: &Answer, graph: &Graph<'_>, latency_ms: f64) -> QuestionScore {
     let declined = answer.mode == Mode::Declined;
     let expected = &question.expected.modules;
-    let graph = Graph::of(bundle);
+    let bundle = graph.bundle;
     // The module a question is about is cited as the answer's subject, not as part of the answer.
     let subject = question.oracle_query.as_ref().and_then(|q| q.module.as_deref()).and_then(|m| graph.resolve(m));
     let cited: Vec<String> = answer
@@ -186,46 +186,102 @@ fn text_claims(text: &str) -> Vec<(String, String)> {
     CLAIM.captures_iter(text).map(|c| (c[1].to_string(), c[2].to_string())).collect()
 }
 
-/// The index's graph, for checking claims.
-struct Graph<'a> {
+/// One edge of the oracle's graph, as `ast_oracle.py edge-paths` prints it.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct OracleEdge {
+    pub src: String,
+    pub dst: String,
+    pub type_checking: bool,
+}
+
+pub fn read_oracle_edges(path: &std::path::Path) -> anyhow::Result<Vec<OracleEdge>> {
+    use anyhow::Context;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a list of edges from `ast_oracle.py edge-paths`", path.display()))
+}
+
+/// The graph claims are checked against: the oracle's edges when given, else the index's; the
+/// index's modules and symbols either way (the questions name modules by the same paths).
+pub struct Graph<'a> {
     bundle: &'a Bundle,
     /// (src, dst) → type_checking-only.
-    edges: BTreeMap<(&'a str, &'a str), bool>,
+    edges: BTreeMap<(String, String), bool>,
+    /// dst → its importers, with type_checking-only.
+    importers: BTreeMap<String, Vec<(String, bool)>>,
+    /// `oracle` or `index`.
+    pub source: &'static str,
 }
 
 impl<'a> Graph<'a> {
-    fn of(bundle: &'a Bundle) -> Graph<'a> {
-        let edges = bundle.edges.iter().map(|e| ((e.src.as_str(), e.dst.as_str()), e.type_checking)).collect();
-        Graph { bundle, edges }
+    pub fn of(bundle: &'a Bundle, oracle: Option<&[OracleEdge]>) -> Graph<'a> {
+        let (edges, source) = match oracle {
+            Some(edges) => {
+                (edges.iter().map(|e| ((e.src.clone(), e.dst.clone()), e.type_checking)).collect(), "oracle")
+            }
+            None => (bundle.edges.iter().map(|e| ((e.src.clone(), e.dst.clone()), e.type_checking)).collect(), "index"),
+        };
+        let edges: BTreeMap<(String, String), bool> = edges;
+        let mut importers: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
+        for ((src, dst), tc) in &edges {
+            importers.entry(dst.clone()).or_default().push((src.clone(), *tc));
+        }
+        Graph { bundle, edges, importers, source }
     }
 
     fn has_edge(&self, src: &str, dst: &str) -> bool {
-        self.edges.contains_key(&(src, dst))
+        self.edges.contains_key(&(src.to_string(), dst.to_string()))
     }
 
-    /// The node id a question's module mention names: a path or a dotted module name.
-    fn resolve(&self, mention: &str) -> Option<&'a str> {
+    fn edge(&self, src: &str, dst: &str, runtime: bool) -> bool {
+        self.edges.get(&(src.to_string(), dst.to_string())).is_some_and(|tc| !(runtime && *tc))
+    }
+
+    /// The node id a question's module mention names: a path (of the index, or of the oracle's graph)
+    /// or a dotted module name.
+    fn resolve(&self, mention: &str) -> Option<&str> {
         if let Some((id, _)) = self.bundle.nodes.get_key_value(mention) {
             return Some(id.as_str());
+        }
+        let importer = self.edges.range((mention.to_string(), String::new())..).next();
+        if let Some(((src, _), _)) = importer.filter(|((src, _), _)| src == mention) {
+            return Some(src.as_str());
+        }
+        if let Some((dst, _)) = self.importers.get_key_value(mention) {
+            return Some(dst.as_str());
         }
         self.bundle.nodes.values().find(|node| node.module == mention).map(|node| node.id.as_str())
     }
 
+    /// Modules that reach `target` along edges, `target` excluded.
+    fn dependents(&self, target: &str, runtime: bool) -> BTreeSet<&str> {
+        let mut found = BTreeSet::new();
+        let mut frontier = vec![target];
+        while let Some(module) = frontier.pop() {
+            for (src, tc) in self.importers.get(module).into_iter().flatten() {
+                if !(runtime && *tc) && src != target && found.insert(src.as_str()) {
+                    frontier.push(src.as_str());
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether `a` and `b` are in one cycle: each reaches the other.
+    fn same_cycle(&self, a: &str, b: &str, runtime: bool) -> bool {
+        a != b && self.dependents(a, runtime).contains(b) && self.dependents(b, runtime).contains(a)
+    }
+
     fn relation_holds(&self, query: &OracleQuery, cited: &str) -> bool {
         let subject = query.module.as_deref().and_then(|m| self.resolve(m));
-        let edge = |src: &str, dst: &str| self.edges.get(&(src, dst)).is_some_and(|tc| !(query.runtime && *tc));
+        let runtime = query.runtime;
         match (query.op.as_str(), subject) {
-            ("imports-of", Some(subject)) => edge(subject, cited),
-            ("imported-by", Some(subject)) => edge(cited, subject),
-            ("impact", Some(subject)) => {
-                transitive_dependents(self.bundle, subject, query.runtime).iter().any(|d| d == cited)
-            }
-            ("cycle-of", Some(subject)) => self
-                .bundle
-                .cycles
-                .iter()
-                .any(|c| c.members.iter().any(|m| m == subject) && c.members.iter().any(|m| m == cited)),
-            ("cycles", _) => self.bundle.cycles.iter().any(|c| c.members.iter().any(|m| m == cited)),
+            ("imports-of", Some(subject)) => self.edge(subject, cited, runtime),
+            ("imported-by", Some(subject)) => self.edge(cited, subject, runtime),
+            ("impact", Some(subject)) => self.dependents(subject, runtime).contains(cited),
+            ("cycle-of", Some(subject)) => subject == cited || self.same_cycle(subject, cited, runtime),
+            // In a cycle: something it imports reaches it back.
+            ("cycles", _) => self.dependents(cited, runtime).iter().any(|other| self.edge(cited, other, runtime)),
             ("defined-in", _) => {
                 // `Class.method`: the module defines the method, its class, or a symbol of that name.
                 let name = query.name.as_deref().unwrap_or_default();
@@ -248,6 +304,41 @@ mod tests {
     fn claims_are_read_from_backticked_statements() {
         let claims = text_claims("`a/x.py` imports `a/y.py`; see also `b.py` imports `c.py`.");
         assert_eq!(claims, [("a/x.py".into(), "a/y.py".into()), ("b.py".into(), "c.py".into())]);
+    }
+
+    fn empty_bundle_with_edge(src: &str, dst: &str) -> Bundle {
+        let mut bundle: Bundle = serde_json::from_str(
+            r#"{"schema_version":"x","meta":{"generator":{"name":"s","version":"0"},"language":"python","edge_direction":"x","commit":null,"source":"git","source_roots":[],"conventions":{},"skipped_files":[]},"nodes":{},"edges":[],"cycles":[],"folder_index":{},"counts":{"modules":0,"edges":0,"type_checking_edges":0,"cycles":0,"cycles_runtime":0,"largest_cycle":0,"largest_cycle_runtime":0,"folders":0,"symbols":0,"partial_files":0,"skipped_files":0}}"#,
+        )
+        .unwrap();
+        bundle.edges.push(serde_json::from_value(serde_json::json!({"src": src, "dst": dst, "kind": "import", "type_checking": false, "conditional": false, "local": false, "line": 1, "names": []})).unwrap());
+        bundle
+    }
+
+    fn oracle(edges: &[(&str, &str, bool)]) -> Vec<OracleEdge> {
+        edges
+            .iter()
+            .map(|(src, dst, tc)| OracleEdge { src: src.to_string(), dst: dst.to_string(), type_checking: *tc })
+            .collect()
+    }
+
+    #[test]
+    fn with_the_oracle_claims_are_checked_against_its_edges_not_the_index() {
+        // The index claims a.py imports b.py; the oracle says it does not.
+        let bundle = empty_bundle_with_edge("a.py", "b.py");
+        assert!(Graph::of(&bundle, None).has_edge("a.py", "b.py"));
+        let edges = oracle(&[("a.py", "c.py", false), ("c.py", "d.py", true), ("d.py", "a.py", false)]);
+        let graph = Graph::of(&bundle, Some(&edges));
+        assert_eq!(graph.source, "oracle");
+        assert!(!graph.has_edge("a.py", "b.py") && graph.has_edge("a.py", "c.py"));
+        let query = |op: &str, runtime| OracleQuery { op: op.into(), module: Some("a.py".into()), name: None, runtime };
+        // The oracle's paths and cycles, with and without the TYPE_CHECKING-only edge.
+        assert!(graph.relation_holds(&query("impact", false), "c.py"));
+        assert!(!graph.relation_holds(&query("impact", true), "c.py"));
+        assert!(graph.relation_holds(&query("cycle-of", false), "d.py"));
+        assert!(!graph.relation_holds(&query("cycle-of", true), "d.py"));
+        assert!(graph.relation_holds(&query("cycles", false), "c.py"));
+        assert!(!graph.relation_holds(&query("imports-of", false), "b.py"));
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub enum Command {
     Ask(AskArgs),
     /// Show what changed structurally between two indexes (modules, edges, cycles, dependents).
     Diff(DiffArgs),
+    /// What a commit changes and affects against the base index: modules, imports, cycles, the
+    /// modules that depend on the change, the tests to run, and removed modules still imported.
+    Impact(ImpactArgs),
     /// Answer an `/ask` comment in GitHub Actions (reads the event and GitHub's environment).
     Bot(BotArgs),
     /// Download this repository's latest index artifact (for `index --previous` in GitHub Actions).
@@ -171,6 +174,37 @@ pub struct DiffArgs {
     pub new: PathBuf,
     #[arg(long, value_enum, default_value = "markdown", env = "STRATA_DIFF_FORMAT")]
     pub format: DiffFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ImpactArgs {
+    /// Repository (or a folder inside one) holding the change, as for `index`.
+    #[arg(default_value = ".", env = "STRATA_PATH")]
+    pub path: PathBuf,
+    /// The head revision (branch, tag or commit id); ignored outside git.
+    #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
+    pub rev: String,
+    /// The base index (the default branch's, from `strata fetch` or `strata index`): only files whose
+    /// blob changed since are parsed.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
+    pub previous: PathBuf,
+    #[arg(long, value_enum, default_value = "markdown", env = "STRATA_IMPACT_FORMAT")]
+    pub format: ImpactFormat,
+    /// Print only the test modules to run, one path a line (`pytest $(strata impact --tests …)`).
+    #[arg(long)]
+    pub tests: bool,
+    /// Only modules that depend on the change at runtime (not through `TYPE_CHECKING` imports alone).
+    #[arg(long)]
+    pub runtime: bool,
+    /// Show the chain of imports that links each affected module to the change.
+    #[arg(long)]
+    pub why: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImpactFormat {
+    Markdown,
+    Json,
 }
 
 /// The OpenAI-compatible server, shared by `index --embedder openai` and `ask`.

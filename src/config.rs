@@ -18,6 +18,16 @@ pub const CONFIG_FILE_NAME: &str = "strata.toml";
 pub struct FileConfig {
     #[serde(default)]
     pub index: IndexFileConfig,
+    #[serde(default)]
+    pub impact: ImpactFileConfig,
+}
+
+/// `[impact]`: how `strata impact` picks the tests to run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ImpactFileConfig {
+    /// File name patterns of test modules, as pytest's `python_files` [default: test_*.py, *_test.py].
+    pub test_files: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -50,6 +60,8 @@ pub struct IndexSettings {
     pub exclude: Vec<String>,
     pub source_roots: Vec<String>,
     pub max_file_bytes: u64,
+    /// File name patterns of test modules (`strata impact`).
+    pub test_files: Vec<String>,
 }
 
 impl IndexSettings {
@@ -62,7 +74,11 @@ impl IndexSettings {
             options.source_roots.clone()
         };
         let max_file_bytes = options.max_file_bytes.or(file.index.max_file_bytes).unwrap_or(DEFAULT_MAX_FILE_BYTES);
-        IndexSettings { exclude, source_roots, max_file_bytes }
+        let test_files =
+            file.impact.test_files.clone().unwrap_or_else(|| {
+                crate::impact::DEFAULT_TEST_FILES.iter().map(|pattern| pattern.to_string()).collect()
+            });
+        IndexSettings { exclude, source_roots, max_file_bytes, test_files }
     }
 }
 

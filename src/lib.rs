@@ -19,6 +19,7 @@ pub mod error_text;
 pub mod eval;
 pub mod github;
 pub mod graph;
+pub mod impact;
 pub mod pipeline;
 pub mod python;
 pub mod search;

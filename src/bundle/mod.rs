@@ -18,7 +18,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 pub use build::{BuildInput, build_bundle};
-pub use diff::{StructuralDiff, diff_bundles, render_diff_markdown};
+pub use diff::{CycleChange, EdgeRef, Rename, StructuralDiff, diff_bundles, render_diff_markdown};
 pub use facts_table::{FACTS_FILE, FactsTable, read_facts_table, write_facts_table};
 pub use html::render_graph_html;
 pub use manifest::{AbstentionSettings, AnswerSettings, EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, ToolInfo};

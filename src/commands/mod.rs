@@ -5,6 +5,7 @@ mod bot;
 mod diff;
 mod eval;
 mod fetch;
+mod impact;
 mod index;
 mod output;
 
@@ -15,6 +16,7 @@ pub use bot::run_bot_command;
 pub use diff::run_diff_command;
 pub use eval::run_eval_command;
 pub use fetch::run_fetch_command;
+pub use impact::run_impact_command;
 pub use index::run_index_command;
 
 /// The async runtime for LanceDB and HTTP clients; parsing keeps using rayon's pool.

@@ -10,7 +10,7 @@
 //! The graph, metrics, bundle and module chunks are always recomputed (milliseconds), so the result
 //! equals a full index of the same commit. If the table cannot be updated, it is rebuilt from all files.
 
-mod previous;
+pub mod previous;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -107,7 +107,33 @@ pub struct IndexReport {
     pub timings_ms: BTreeMap<String, u64>,
 }
 
-pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Result<IndexReport> {
+/// Everything up to the graph: the head snapshot read (reusing the previous index's facts), parsed,
+/// and assembled into its bundle, with the diff against the previous one. `index` goes on to write it
+/// and the search index; `impact` stops here.
+pub struct Head {
+    started: Instant,
+    pub timings_ms: BTreeMap<String, u64>,
+    pub warnings: Vec<Warning>,
+    snapshot: Snapshot,
+    selected: Vec<FileEntry>,
+    parsed: Vec<ParsedFile>,
+    to_read: Vec<FileEntry>,
+    contents: Vec<Vec<u8>>,
+    pub bundle: Bundle,
+    /// Git blob id of every indexed file, by path.
+    pub files: BTreeMap<String, String>,
+    pub diff: Option<bundle::StructuralDiff>,
+    /// The previous index, when it was usable.
+    pub previous: Option<Previous>,
+    /// `used`, `none` or `rebuilt: <reason>`.
+    pub previous_status: String,
+    keeps_code_chunks: Vec<bool>,
+    pub n_files_parsed: usize,
+    /// The settings the head resolved to (with its `strata.toml`).
+    pub settings: IndexSettings,
+}
+
+pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Result<Head> {
     let started = Instant::now();
     let mut timings_ms = BTreeMap::new();
     let mut warnings = Vec::new();
@@ -254,6 +280,46 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     observer.stage_finished(Stage::Graph);
     record(&mut timings_ms, Stage::Graph, stage_clock);
 
+    Ok(Head {
+        started,
+        timings_ms,
+        warnings,
+        snapshot,
+        selected,
+        parsed,
+        to_read,
+        contents,
+        bundle,
+        files,
+        diff,
+        previous,
+        previous_status,
+        keeps_code_chunks: reuse.keeps_code_chunks,
+        n_files_parsed,
+        settings,
+    })
+}
+
+pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver) -> Result<IndexReport> {
+    let Head {
+        started,
+        mut timings_ms,
+        mut warnings,
+        snapshot,
+        selected,
+        parsed,
+        to_read,
+        contents,
+        bundle,
+        files,
+        diff,
+        previous,
+        previous_status,
+        keeps_code_chunks,
+        n_files_parsed,
+        ..
+    } = build_head(request, observer).await?;
+
     let stage_clock = Instant::now();
     observer.stage_started(Stage::Write, 0);
     let out_dir = request.out_dir;
@@ -281,7 +347,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     if let (Some(previous), Some(dir)) = (&previous, request.previous)
         && previous.same_embedder
     {
-        let kept = kept_code_chunks(&previous.manifest.chunks, &selected, &reuse.keeps_code_chunks);
+        let kept = kept_code_chunks(&previous.manifest.chunks, &selected, &keeps_code_chunks);
         let table = PreviousTable { index_dir: dir, hashes: &previous.manifest.chunks };
         match update_search_index(out_dir, &fresh, &fresh_hashes, &kept, &table, request.embedder).await {
             Ok(stats) => updated = Some(stats),

@@ -1,0 +1,114 @@
+//! The impact as Markdown for a job summary or a terminal: counts first, then each list (capped), the
+//! chains that link affected modules to the change when asked for.
+
+use std::fmt::Write;
+
+use super::Impact;
+
+/// Rows each list shows; the JSON has them all.
+const MAX_ROWS: usize = 50;
+
+pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
+    let mut out = String::new();
+    let short = |commit: &Option<String>| {
+        commit.as_deref().map_or("working tree".to_string(), |c| format!("`{}`", &c[..c.len().min(12)]))
+    };
+    let _ = writeln!(out, "## strata impact: {} → {}\n", short(&impact.base_commit), short(&impact.head_commit));
+    let runtime = impact.affected.iter().filter(|a| a.runtime).count();
+    let _ = writeln!(
+        out,
+        "{} changed, {} added, {} removed, {} renamed module(s); {} import(s) added, {} removed; {} module(s) affected ({runtime} at runtime); {} test module(s) to run.\n",
+        impact.changed.len(),
+        impact.added.len(),
+        impact.removed.len(),
+        impact.renamed.len(),
+        impact.edges_added.len(),
+        impact.edges_removed.len(),
+        impact.affected.len(),
+        impact.tests.len(),
+    );
+    if !impact.breaking.is_empty() {
+        let _ = writeln!(out, "### Breaking: removed modules still imported\n");
+        for b in impact.breaking.iter().take(MAX_ROWS) {
+            let _ = writeln!(
+                out,
+                "- `{}` is removed but `{}` imports `{}` (line {})",
+                b.removed, b.importer, b.import, b.line
+            );
+        }
+        more(&mut out, impact.breaking.len());
+    }
+    let cycles = [
+        ("New import cycles", &impact.cycles_new),
+        ("Cycles that grew", &impact.cycles_grown),
+        ("Cycles that shrank", &impact.cycles_shrunk),
+        ("Cycles resolved", &impact.cycles_resolved),
+    ];
+    for (title, list) in cycles {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {title}\n");
+        for cycle in list.iter().take(MAX_ROWS) {
+            let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+            let _ = writeln!(out, "- {} → {} modules: {}", cycle.old_size, cycle.new_size, members.join(", "));
+        }
+        more(&mut out, list.len());
+    }
+    let modules = [("Changed", &impact.changed), ("Added", &impact.added), ("Removed", &impact.removed)];
+    for (title, list) in modules {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {title} modules\n");
+        for id in list.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "- `{id}`");
+        }
+        more(&mut out, list.len());
+    }
+    if !impact.renamed.is_empty() {
+        let _ = writeln!(out, "### Renamed modules\n");
+        for rename in impact.renamed.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "- `{}` → `{}`", rename.from, rename.to);
+        }
+        more(&mut out, impact.renamed.len());
+    }
+    for (title, list) in [("Imports added", &impact.edges_added), ("Imports removed", &impact.edges_removed)] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {title}\n");
+        for edge in list.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "- `{}` → `{}`", edge.src, edge.dst);
+        }
+        more(&mut out, list.len());
+    }
+    if !impact.affected.is_empty() {
+        let _ = writeln!(out, "### Affected modules\n");
+        for affected in impact.affected.iter().take(MAX_ROWS) {
+            let when = if affected.runtime { "" } else { " (type checking only)" };
+            if with_chains {
+                let chain: Vec<String> = affected.via.iter().map(|m| format!("`{m}`")).collect();
+                let _ = writeln!(out, "- {}{when}", chain.join(" → "));
+            } else {
+                let _ = writeln!(out, "- `{}`{when}", affected.id);
+            }
+        }
+        more(&mut out, impact.affected.len());
+    }
+    if !impact.tests.is_empty() {
+        let _ = writeln!(out, "### Test modules to run\n");
+        for test in impact.tests.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "- `{test}`");
+        }
+        more(&mut out, impact.tests.len());
+    }
+    out
+}
+
+fn more(out: &mut String, n: usize) {
+    if n > MAX_ROWS {
+        let _ = writeln!(out, "- … and {} more (see `--format json`)", n - MAX_ROWS);
+    }
+    out.push('\n');
+}

@@ -1,0 +1,157 @@
+//! `strata impact` on a git repository with a base commit (indexed) and a head commit: every kind of
+//! change it reports, test selection through chains of imports and packages, the `--tests` list, the
+//! JSON, and the errors for a bad base index and a bad `strata.toml`.
+
+use serde_json::Value;
+
+use crate::support::{Index, Repo, index, strata};
+
+/// A small package with a cycle (`models` ↔ `cart`), a chain (`api` → `cart` → `pricing` → `utils`)
+/// and tests that reach it through imports and through a package's `__init__.py`.
+fn base_repo() -> Repo {
+    let repo = Repo::empty_git();
+    repo.write("shop/__init__.py", "");
+    repo.write("shop/utils.py", "def round_money(x):\n    return round(x, 2)\n");
+    repo.write("shop/pricing.py", "from shop.utils import round_money\n");
+    repo.write("shop/cart.py", "from shop.pricing import round_money\nfrom shop import models\n");
+    repo.write("shop/models.py", "from shop import cart\n");
+    repo.write("shop/api.py", "from shop.cart import *\n");
+    repo.write("shop/payments/__init__.py", "");
+    repo.write("shop/payments/gateway.py", "import time\n");
+    repo.write("shop/legacy.py", "X = 1\n");
+    repo.write("tests/test_api.py", "import shop.api\n");
+    repo.write("tests/test_gateway.py", "import shop.payments.gateway\n");
+    repo.write("tests/test_legacy.py", "from shop.legacy import X\n");
+    repo.write("tests/helpers.py", "import shop.models\n");
+    repo.commit_all("base");
+    repo
+}
+
+fn impact_json(repo: &Repo, base: &Index, extra: &[&str]) -> Value {
+    let mut args =
+        vec!["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap(), "--format", "json"];
+    args.extend_from_slice(extra);
+    let output = strata(&args);
+    assert!(output.status.success(), "impact failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn impact_reports_every_kind_of_change_and_the_tests_to_run() {
+    let repo = base_repo();
+    let base = index(repo.path(), &[]);
+    // The head: pricing now imports models (the cycle grows to three), utils is deleted (renamed to
+    // money, with a new line so it is not a rename) while payments still imports it, legacy is renamed
+    // as is, and a new cycle appears between two new modules.
+    repo.write("shop/money.py", "def round_money(x):\n    return round(x, 2)  # cents\n");
+    repo.remove("shop/utils.py");
+    repo.write("shop/pricing.py", "from shop.money import round_money\nfrom shop import models\n");
+    repo.write("shop/payments/__init__.py", "from shop.utils import round_money\n");
+    repo.rename("shop/legacy.py", "shop/old.py");
+    repo.write("tests/test_legacy.py", "from shop.old import X\n");
+    repo.write("shop/a.py", "from shop import b\n");
+    repo.write("shop/b.py", "from shop import a\n");
+    repo.commit_all("head");
+
+    let impact = impact_json(&repo, &base, &[]);
+    assert_eq!(strings(&impact["changed"]), ["shop/payments/__init__.py", "shop/pricing.py", "tests/test_legacy.py"]);
+    assert_eq!(strings(&impact["added"]), ["shop/a.py", "shop/b.py", "shop/money.py"]);
+    assert_eq!(strings(&impact["removed"]), ["shop/utils.py"]);
+    assert_eq!(impact["renamed"], serde_json::json!([{"from": "shop/legacy.py", "to": "shop/old.py"}]));
+    let edges = |key: &str| -> Vec<String> {
+        impact[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} -> {}", e["src"].as_str().unwrap(), e["dst"].as_str().unwrap()))
+            .collect()
+    };
+    assert!(edges("edges_added").contains(&"shop/pricing.py -> shop/models.py".to_string()), "{impact:#}");
+    assert!(edges("edges_removed").contains(&"shop/pricing.py -> shop/utils.py".to_string()), "{impact:#}");
+    assert_eq!(impact["cycles_new"][0]["members"], serde_json::json!(["shop/a.py", "shop/b.py"]));
+    assert_eq!(impact["cycles_grown"][0]["new_size"], 3, "{impact:#}");
+    // Deleting a module others import breaks them.
+    assert_eq!(impact["breaking"][0]["importer"], "shop/payments/__init__.py");
+    assert_eq!(impact["breaking"][0]["removed"], "shop/utils.py");
+    // Affected through a chain, with the chain; and through a package's __init__.py.
+    let affected = impact["affected"].as_array().unwrap();
+    let via = |id: &str| affected.iter().find(|a| a["id"] == id).map(|a| strings(&a["via"]));
+    assert_eq!(
+        via("tests/test_api.py").unwrap(),
+        ["tests/test_api.py", "shop/api.py", "shop/cart.py", "shop/pricing.py"]
+    );
+    assert_eq!(via("tests/test_gateway.py").unwrap(), ["tests/test_gateway.py", "shop/payments/__init__.py"]);
+    assert!(via("shop/payments/gateway.py").is_none(), "a package's module does not import its __init__: {impact:#}");
+    // Tests: pytest's file names only (helpers.py is affected, not a test module).
+    assert!(via("tests/helpers.py").is_some());
+    assert_eq!(strings(&impact["tests"]), ["tests/test_api.py", "tests/test_gateway.py", "tests/test_legacy.py"]);
+
+    let output =
+        strata(&["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap(), "--tests"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "tests/test_api.py\ntests/test_gateway.py\ntests/test_legacy.py\n"
+    );
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap(), "--why"]);
+    let markdown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        markdown.contains("`shop/utils.py` is removed but `shop/payments/__init__.py` imports `shop.utils` (line 1)"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("`tests/test_api.py` → `shop/api.py` → `shop/cart.py` → `shop/pricing.py`"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn runtime_only_impact_leaves_out_type_checking_imports() {
+    let repo = base_repo();
+    repo.write("tests/test_types.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import shop.pricing\n");
+    repo.commit_all("a test that imports pricing for type checking only");
+    let base = index(repo.path(), &[]);
+    repo.write("shop/pricing.py", "from shop.utils import round_money\nRATE = 2\n");
+    repo.commit_all("head");
+    let all = impact_json(&repo, &base, &[]);
+    assert!(strings(&all["tests"]).contains(&"tests/test_types.py".to_string()), "{all:#}");
+    let runtime = impact_json(&repo, &base, &["--runtime"]);
+    assert!(!strings(&runtime["tests"]).contains(&"tests/test_types.py".to_string()), "{runtime:#}");
+    assert!(strings(&runtime["tests"]).contains(&"tests/test_api.py".to_string()), "{runtime:#}");
+}
+
+#[test]
+fn configured_test_files_and_conftest_select_tests() {
+    let repo = base_repo();
+    repo.write("strata.toml", "[impact]\ntest-files = [\"check_*.py\"]\n");
+    repo.write("checks/check_cart.py", "import shop.cart\n");
+    repo.write("suite/conftest.py", "import shop.utils\n");
+    repo.write("suite/check_other.py", "X = 1\n");
+    repo.commit_all("configured");
+    let base = index(repo.path(), &[]);
+    repo.write("shop/utils.py", "def round_money(x):\n    return round(x, 3)\n");
+    repo.commit_all("head");
+    let impact = impact_json(&repo, &base, &[]);
+    // check_cart through cart → pricing → utils; check_other because its folder's conftest.py imports utils.
+    assert_eq!(strings(&impact["tests"]), ["checks/check_cart.py", "suite/check_other.py"]);
+}
+
+#[test]
+fn bad_inputs_get_clear_errors() {
+    let repo = base_repo();
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", "/nonexistent/base-index"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot be used") && stderr.contains("/nonexistent/base-index"), "{stderr}");
+
+    let base = index(repo.path(), &[]);
+    repo.write("strata.toml", "[impact]\ntest-file = [\"check_*.py\"]\n");
+    repo.commit_all("typo");
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("strata.toml") && stderr.contains("test-file"), "{stderr}");
+}

@@ -190,6 +190,10 @@ pub struct ImpactArgs {
     pub previous: PathBuf,
     #[arg(long, value_enum, default_value = "markdown", env = "STRATA_IMPACT_FORMAT")]
     pub format: ImpactFormat,
+    /// File name pattern of test modules, repeatable (replaces `strata.toml`'s `[impact] test-files`;
+    /// default: pytest's `test_*.py`, `*_test.py`).
+    #[arg(long = "test-files", value_name = "GLOB", env = "STRATA_TEST_FILES", value_delimiter = ',')]
+    pub test_files: Vec<String>,
     /// Print only the test modules to run, one path a line (`pytest $(strata impact --tests …)`).
     #[arg(long)]
     pub tests: bool,

@@ -38,7 +38,8 @@ pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
             eprintln!("warning: {}", warning.message);
         }
     }
-    let matcher = test_file_matcher(&head.settings.test_files)?;
+    let patterns = if args.test_files.is_empty() { &head.settings.test_files } else { &args.test_files };
+    let matcher = test_file_matcher(patterns)?;
     let result = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &matcher, args.runtime);
     let mut stdout = std::io::stdout().lock();
     if args.tests {

@@ -137,6 +137,10 @@ fn configured_test_files_and_conftest_select_tests() {
     let impact = impact_json(&repo, &base, &[]);
     // check_cart through cart → pricing → utils; check_other because its folder's conftest.py imports utils.
     assert_eq!(strings(&impact["tests"]), ["checks/check_cart.py", "suite/check_other.py"]);
+    // The flag replaces the file's patterns.
+    let impact = impact_json(&repo, &base, &["--test-files", "test_*.py"]);
+    assert!(strings(&impact["tests"]).contains(&"tests/test_api.py".to_string()), "{impact:#}");
+    assert!(!strings(&impact["tests"]).contains(&"checks/check_cart.py".to_string()), "{impact:#}");
 }
 
 #[test]

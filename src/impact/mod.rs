@@ -42,6 +42,9 @@ pub struct Impact {
     /// Test modules to run, in path order.
     pub tests: Vec<String>,
     pub breaking: Vec<Breaking>,
+    /// The changed neighbourhood for a diagram: imports into changed, added or renamed modules (their
+    /// importers one level up) and the imports inside new or grown cycles.
+    pub neighbourhood: Vec<EdgeRef>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -130,6 +133,21 @@ pub fn impact(
         }
     }
 
+    let direct: BTreeSet<&str> = changed
+        .iter()
+        .chain(&diff.modules_added)
+        .map(String::as_str)
+        .chain(diff.modules_renamed.iter().map(|r| r.to.as_str()))
+        .collect();
+    let in_new_cycle =
+        |id: &str| diff.cycles_new.iter().chain(&diff.cycles_grown).any(|c| c.members.iter().any(|m| m == id));
+    let neighbourhood: Vec<EdgeRef> = head
+        .edges
+        .iter()
+        .filter(|e| direct.contains(e.dst.as_str()) || (in_new_cycle(&e.src) && in_new_cycle(&e.dst)))
+        .map(|e| EdgeRef { src: e.src.clone(), dst: e.dst.clone() })
+        .collect();
+
     Impact {
         base_commit: base.meta.commit.clone(),
         head_commit: head.meta.commit.clone(),
@@ -151,6 +169,7 @@ pub fn impact(
         affected,
         tests,
         breaking,
+        neighbourhood,
     }
 }
 

@@ -27,6 +27,9 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         impact.affected.len(),
         impact.tests.len(),
     );
+    if let Some(diagram) = mermaid(impact) {
+        out.push_str(&diagram);
+    }
     if !impact.breaking.is_empty() {
         let _ = writeln!(out, "### Breaking: removed modules still imported\n");
         for b in impact.breaking.iter().take(MAX_ROWS) {
@@ -104,6 +107,70 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         more(&mut out, impact.tests.len());
     }
     out
+}
+
+/// Most modules a diagram shows: GitHub renders larger ones slowly or not at all.
+const MAX_DIAGRAM_MODULES: usize = 40;
+
+/// A Mermaid diagram of the changed neighbourhood: changed and added modules highlighted, their
+/// importers one level up, new cycles' imports in red. `None` when nothing changed or when it would
+/// be too large to read (the lists below still say everything).
+pub fn mermaid(impact: &Impact) -> Option<String> {
+    let mut modules: Vec<&str> = Vec::new();
+    for edge in &impact.neighbourhood {
+        for id in [edge.src.as_str(), edge.dst.as_str()] {
+            if !modules.contains(&id) {
+                modules.push(id);
+            }
+        }
+    }
+    let changed = impact
+        .changed
+        .iter()
+        .chain(&impact.added)
+        .map(String::as_str)
+        .chain(impact.renamed.iter().map(|r| r.to.as_str()));
+    for id in changed {
+        if !modules.contains(&id) {
+            modules.push(id);
+        }
+    }
+    if modules.is_empty() || modules.len() > MAX_DIAGRAM_MODULES {
+        return None;
+    }
+    modules.sort_unstable();
+    let node = |id: &str| format!("m{}", modules.iter().position(|m| *m == id).unwrap_or(0));
+    let is_changed = |id: &str| {
+        impact.changed.iter().chain(&impact.added).any(|c| c == id) || impact.renamed.iter().any(|r| r.to == id)
+    };
+    let cycle_members: Vec<&str> = impact
+        .cycles_new
+        .iter()
+        .chain(&impact.cycles_grown)
+        .flat_map(|c| c.members.iter().map(String::as_str))
+        .collect();
+    let mut out = String::from("```mermaid\ngraph LR\n");
+    for id in &modules {
+        // Labels are quoted; a path cannot hold a double quote that Mermaid would need escaped.
+        let _ = writeln!(out, "  {}[\"{}\"]", node(id), id.replace('"', "'"));
+    }
+    let mut red = Vec::new();
+    for (position, edge) in impact.neighbourhood.iter().enumerate() {
+        let _ = writeln!(out, "  {} --> {}", node(&edge.src), node(&edge.dst));
+        if cycle_members.contains(&edge.src.as_str()) && cycle_members.contains(&edge.dst.as_str()) {
+            red.push(position.to_string());
+        }
+    }
+    let _ = writeln!(out, "  classDef changed fill:#fff3b0,stroke:#b58900");
+    let highlighted: Vec<String> = modules.iter().filter(|id| is_changed(id)).map(|id| node(id)).collect();
+    if !highlighted.is_empty() {
+        let _ = writeln!(out, "  class {} changed", highlighted.join(","));
+    }
+    if !red.is_empty() {
+        let _ = writeln!(out, "  linkStyle {} stroke:#d00,stroke-width:2px", red.join(","));
+    }
+    out.push_str("```\n\n");
+    Some(out)
 }
 
 fn more(out: &mut String, n: usize) {

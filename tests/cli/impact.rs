@@ -106,6 +106,12 @@ fn impact_reports_every_kind_of_change_and_the_tests_to_run() {
         markdown.contains("`tests/test_api.py` → `shop/api.py` → `shop/cart.py` → `shop/pricing.py`"),
         "{markdown}"
     );
+    // The diagram: changed modules highlighted, the new and grown cycles' imports in red.
+    assert!(markdown.contains("```mermaid\ngraph LR\n"), "{markdown}");
+    assert!(
+        markdown.contains("class ") && markdown.contains(" changed\n") && markdown.contains("linkStyle "),
+        "{markdown}"
+    );
 }
 
 #[test]

@@ -31,6 +31,9 @@ pub enum Command {
     /// What a commit changes and affects against the base index: modules, imports, cycles, the
     /// modules that depend on the change, the tests to run, and removed modules still imported.
     Impact(ImpactArgs),
+    /// Check the architecture contracts of `strata.toml` (layers, forbidden imports, independence, no
+    /// new cycles); with a base index, fail only on violations the change introduces.
+    Check(CheckArgs),
     /// Answer an `/ask` comment in GitHub Actions (reads the event and GitHub's environment).
     Bot(BotArgs),
     /// Download this repository's latest index artifact (for `index --previous` in GitHub Actions).
@@ -203,6 +206,27 @@ pub struct ImpactArgs {
     /// Show the chain of imports that links each affected module to the change.
     #[arg(long)]
     pub why: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Repository (or a folder inside one), as for `index`; its `strata.toml` holds the contracts.
+    #[arg(default_value = ".", env = "STRATA_PATH")]
+    pub path: PathBuf,
+    /// The revision to check (branch, tag or commit id); ignored outside git.
+    #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
+    pub rev: String,
+    /// The base index: violations it already has are reported as existing and do not fail the check.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
+    pub previous: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text", env = "STRATA_CHECK_FORMAT")]
+    pub format: CheckFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -20,6 +20,9 @@ pub struct FileConfig {
     pub index: IndexFileConfig,
     #[serde(default)]
     pub impact: ImpactFileConfig,
+    /// `[[contracts]]`: architecture rules `strata check` enforces.
+    #[serde(default)]
+    pub contracts: Vec<crate::impact::contracts::Contract>,
 }
 
 /// `[impact]`: how `strata impact` picks the tests to run.
@@ -62,6 +65,8 @@ pub struct IndexSettings {
     pub max_file_bytes: u64,
     /// File name patterns of test modules (`strata impact`).
     pub test_files: Vec<String>,
+    /// Architecture contracts (`strata check`).
+    pub contracts: Vec<crate::impact::contracts::Contract>,
 }
 
 impl IndexSettings {
@@ -78,7 +83,7 @@ impl IndexSettings {
             file.impact.test_files.clone().unwrap_or_else(|| {
                 crate::impact::DEFAULT_TEST_FILES.iter().map(|pattern| pattern.to_string()).collect()
             });
-        IndexSettings { exclude, source_roots, max_file_bytes, test_files }
+        IndexSettings { exclude, source_roots, max_file_bytes, test_files, contracts: file.contracts.clone() }
     }
 }
 

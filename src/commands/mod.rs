@@ -2,6 +2,7 @@
 
 mod ask;
 mod bot;
+mod check;
 mod diff;
 mod eval;
 mod fetch;
@@ -13,6 +14,7 @@ use anyhow::{Context, Result};
 
 pub use ask::run_ask_command;
 pub use bot::run_bot_command;
+pub use check::run_check_command;
 pub use diff::run_diff_command;
 pub use eval::run_eval_command;
 pub use fetch::run_fetch_command;

@@ -11,6 +11,7 @@
 //!   folder whose `conftest.py` is changed or affected (pytest loads it for all of them).
 //! - **Breaking**: a removed module that a head module still imports (an unresolved import).
 
+pub mod contracts;
 pub mod render;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

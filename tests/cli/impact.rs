@@ -165,3 +165,105 @@ fn bad_inputs_get_clear_errors() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("strata.toml") && stderr.contains("test-file"), "{stderr}");
 }
+
+const CONTRACTS: &str = r#"
+[[contracts]]
+name = "layers"
+kind = "layers"
+layers = ["shop.api", "shop.cart", "shop.pricing"]
+
+[[contracts]]
+name = "payments stay out of pricing"
+kind = "forbidden"
+source = ["shop.pricing"]
+forbidden = ["shop.payments"]
+
+[[contracts]]
+name = "independent"
+kind = "independence"
+modules = ["shop.payments", "shop.legacy"]
+
+[[contracts]]
+name = "no new cycles"
+kind = "no-new-cycles"
+"#;
+
+fn check(repo: &Repo, base: Option<&Index>) -> (bool, String) {
+    let mut args = vec!["check", repo.path().to_str().unwrap()];
+    if let Some(base) = base {
+        args.extend(["--previous", base.dir.to_str().unwrap()]);
+    }
+    let output = strata(&args);
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), text)
+}
+
+#[test]
+fn check_fails_only_on_violations_the_change_introduces() {
+    let repo = base_repo();
+    // Debt already on the base: pricing imports the payments package (line 2).
+    repo.write("shop/pricing.py", "from shop.utils import round_money\nimport shop.payments.gateway\n");
+    repo.write("strata.toml", CONTRACTS);
+    repo.commit_all("contracts, with existing debt");
+    let base = index(repo.path(), &[]);
+    // Without a base everything counts, the existing cycle (cart <-> models) included.
+    let (passed, text) = check(&repo, None);
+    assert!(!passed, "{text}");
+    assert!(text.contains("shop/pricing.py:2: [payments stay out of pricing]"), "{text}");
+    assert!(text.contains("[no new cycles] an import cycle: 2 modules"), "{text}");
+    // Against its own base nothing is new.
+    let (passed, text) = check(&repo, Some(&base));
+    assert!(passed, "{text}");
+    assert!(text.contains("(already on the base branch)") && text.contains("0 new violation(s)"), "{text}");
+
+    // The head: a lower layer imports a higher one through another module (which also closes a cycle
+    // through api → cart → pricing), and legacy joins the models cycle and imports payments.
+    repo.write("shop/utils.py", "import shop.api\n");
+    repo.write("shop/legacy.py", "from shop import models\n");
+    repo.write("shop/models.py", "from shop import cart\nfrom shop import legacy\n");
+    repo.write("shop/legacy.py", "from shop import models\nimport shop.payments\n");
+    repo.commit_all("violations");
+    let (passed, text) = check(&repo, Some(&base));
+    assert!(!passed, "{text}");
+    // pricing → utils → api: the layer rule, reported on pricing's import of utils (line 1).
+    assert!(
+        text.contains("shop/pricing.py:1: [layers] `shop/pricing.py` imports `shop/api.py` (through shop/utils.py)"),
+        "{text}"
+    );
+    assert!(text.contains("[independent] `shop/legacy.py` imports `shop/payments/__init__.py`"), "{text}");
+    assert!(text.contains("[no new cycles] an import cycle appeared or grew: 6 modules"), "{text}");
+    assert!(text.contains("[payments stay out of pricing]") && text.contains("(already on the base branch)"), "{text}");
+    assert!(text.contains("new contract violation(s)"), "{text}");
+    // In GitHub Actions the new violations are error annotations on the importing line.
+    let output = crate::support::strata_with_env(
+        &["check", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap()],
+        &[("GITHUB_ACTIONS", "true")],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("::error file=shop/pricing.py,line=1,title=strata check%3A layers::"), "{stderr}");
+    assert!(
+        !stderr.contains("title=strata check%3A payments stay out of pricing"),
+        "existing debt is not annotated: {stderr}"
+    );
+}
+
+#[test]
+fn a_contract_with_a_typo_is_an_error_naming_the_line() {
+    let repo = base_repo();
+    repo.write("strata.toml", "[[contracts]]\nname = \"layers\"\nkind = \"layer\"\nlayers = [\"shop.api\"]\n");
+    repo.commit_all("typo in the kind");
+    let (passed, text) = check(&repo, None);
+    assert!(!passed);
+    assert!(
+        text.contains("strata.toml") && text.contains("line 3") && text.contains("unknown variant `layer`"),
+        "{text}"
+    );
+    repo.write(
+        "strata.toml",
+        "[[contracts]]\nname = \"f\"\nkind = \"forbidden\"\nsource = [\"shop.api\"]\nforbiden = [\"x\"]\n",
+    );
+    repo.commit_all("typo in a key");
+    let (passed, text) = check(&repo, None);
+    assert!(!passed);
+    assert!(text.contains("forbiden") && text.contains("line"), "{text}");
+}

@@ -34,6 +34,9 @@ pub enum Command {
     /// Check the architecture contracts of `strata.toml` (layers, forbidden imports, independence, no
     /// new cycles); with a base index, fail only on violations the change introduces.
     Check(CheckArgs),
+    /// Draw the import graph from an index: package or module level, a module's neighbourhood, only
+    /// the cycles; as Mermaid, DOT or JSON.
+    Graph(GraphArgs),
     /// Answer an `/ask` comment in GitHub Actions (reads the event and GitHub's environment).
     Bot(BotArgs),
     /// Download this repository's latest index artifact (for `index --previous` in GitHub Actions).
@@ -206,6 +209,46 @@ pub struct ImpactArgs {
     /// Show the chain of imports that links each affected module to the change.
     #[arg(long)]
     pub why: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Index directory written by `strata index`.
+    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX")]
+    pub index: PathBuf,
+    /// `package` aggregates modules by folder, with import counts on the edges.
+    #[arg(long, value_enum, default_value = "package")]
+    pub level: GraphLevel,
+    /// A module (path or dotted name) or package folder to centre on.
+    #[arg(long, value_name = "MODULE")]
+    pub focus: Option<String>,
+    /// With --focus: how many imports away, in both directions.
+    #[arg(long, default_value_t = 1)]
+    pub depth: usize,
+    /// Only the import cycles, each on its own.
+    #[arg(long)]
+    pub cycles: bool,
+    /// Leave out imports under `if TYPE_CHECKING:`.
+    #[arg(long)]
+    pub runtime: bool,
+    /// At the package level, fold folders deeper than this many levels into their ancestor.
+    #[arg(long, value_name = "N")]
+    pub package_depth: Option<usize>,
+    #[arg(long, value_enum, default_value = "mermaid")]
+    pub format: GraphFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphLevel {
+    Package,
+    Module,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    Mermaid,
+    Dot,
+    Json,
 }
 
 #[derive(Debug, Args)]

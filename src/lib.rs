@@ -25,3 +25,4 @@ pub mod python;
 pub mod search;
 pub mod secret;
 pub mod source;
+pub mod views;

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => commands::run_diff_command(args),
         Command::Impact(args) => commands::run_impact_command(args),
         Command::Check(args) => commands::run_check_command(args),
+        Command::Graph(args) => commands::run_graph_command(args),
         Command::Bot(args) => commands::run_bot_command(args),
         Command::Fetch(args) => commands::run_fetch_command(args),
         Command::Eval(args) => commands::run_eval_command(args),

@@ -6,6 +6,7 @@ mod check;
 mod diff;
 mod eval;
 mod fetch;
+mod graph;
 mod impact;
 mod index;
 mod output;
@@ -18,6 +19,7 @@ pub use check::run_check_command;
 pub use diff::run_diff_command;
 pub use eval::run_eval_command;
 pub use fetch::run_fetch_command;
+pub use graph::run_graph_command;
 pub use impact::run_impact_command;
 pub use index::run_index_command;
 

@@ -7,6 +7,7 @@ mod ask;
 mod bot;
 mod eval;
 mod facts;
+mod graph;
 mod impact;
 mod incremental;
 mod index;

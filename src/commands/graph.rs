@@ -1,0 +1,64 @@
+//! `strata graph`: the import graph of an index as Mermaid, DOT or JSON. A module-level Mermaid diagram
+//! too large for GitHub falls back to the package level, saying so on stderr.
+
+use std::io::Write;
+
+use anyhow::{Result, bail};
+
+use crate::bundle::{Bundle, Manifest, read_bundle};
+use crate::cli::{GraphArgs, GraphFormat, GraphLevel};
+use crate::views::render::{dot, mermaid};
+use crate::views::{Level, ViewRequest, view};
+
+pub fn run_graph_command(args: &GraphArgs) -> Result<()> {
+    Manifest::read(&args.index)?;
+    let bundle = read_bundle(&args.index)?;
+    let mut request = ViewRequest {
+        level: match args.level {
+            GraphLevel::Package => Level::Package,
+            GraphLevel::Module => Level::Module,
+        },
+        focus: args.focus.clone(),
+        depth: args.depth,
+        cycles: args.cycles,
+        runtime: args.runtime,
+        package_depth: args.package_depth,
+    };
+    let shown = view(&bundle, &request)?;
+    let text = match args.format {
+        GraphFormat::Json => serde_json::to_string_pretty(&shown)? + "\n",
+        GraphFormat::Dot => dot(&shown),
+        GraphFormat::Mermaid => fitting_mermaid(&bundle, &mut request)?,
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// Mermaid that GitHub renders: when the view is too large, the package level, then packages folded to
+/// fewer folder levels, each step said on stderr.
+fn fitting_mermaid(bundle: &Bundle, request: &mut ViewRequest) -> Result<String> {
+    let mut why = match mermaid(&view(bundle, request)?) {
+        Ok(text) => return Ok(text),
+        Err(why) => why,
+    };
+    if request.level == Level::Module {
+        eprintln!("note: the module graph is too large for GitHub's Mermaid ({why}); showing the package level");
+        request.level = Level::Package;
+        why = match mermaid(&view(bundle, request)?) {
+            Ok(text) => return Ok(text),
+            Err(why) => why,
+        };
+    }
+    let deepest = bundle.nodes.values().map(|n| n.folder.split('/').count()).max().unwrap_or(1);
+    for depth in (1..deepest.min(request.package_depth.unwrap_or(deepest))).rev() {
+        eprintln!(
+            "note: the package graph is too large for GitHub's Mermaid ({why}); folding folders below depth {depth}"
+        );
+        request.package_depth = Some(depth);
+        why = match mermaid(&view(bundle, request)?) {
+            Ok(text) => return Ok(text),
+            Err(why) => why,
+        };
+    }
+    bail!("the graph is too large for GitHub's Mermaid even folded ({why}); use --focus, --cycles or --format dot")
+}

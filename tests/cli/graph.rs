@@ -1,0 +1,76 @@
+//! `strata graph` on fixtures: Mermaid and DOT snapshots at both levels, a module's neighbourhood, the
+//! cycles view with runtime edges only, a structural check of the Mermaid text, and a bad focus.
+
+use std::collections::BTreeSet;
+
+use crate::support::{Index, Repo, index, strata};
+
+fn graph(index: &Index, args: &[&str]) -> String {
+    let mut all = vec!["graph", "--index", index.dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let output = strata(&all);
+    assert!(output.status.success(), "graph failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// What a Mermaid parser would reject first: a node used before it is declared, an unquoted label,
+/// unbalanced subgraphs, a line that is none of the forms strata writes.
+fn check_mermaid(text: &str) {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("graph LR"));
+    let mut declared = BTreeSet::new();
+    let mut depth = 0;
+    for line in lines {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("subgraph ") {
+            assert!(rest.contains(" [\"") && rest.ends_with("\"]"), "{line}");
+            depth += 1;
+        } else if line == "end" {
+            depth -= 1;
+            assert!(depth >= 0, "unbalanced end");
+        } else if line.starts_with("style ") {
+            assert!(line.contains("stroke:"), "{line}");
+        } else if let Some((id, label)) = line.split_once("[\"") {
+            assert!(id.starts_with('n') && id[1..].chars().all(|c| c.is_ascii_digit()), "{line}");
+            assert!(label.ends_with("\"]") && !label[..label.len() - 2].contains('"'), "{line}");
+            declared.insert(id.to_string());
+        } else {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(parts.len(), 3, "{line}");
+            assert!(parts[1].starts_with("-->") || parts[1].starts_with("-.->"), "{line}");
+            assert!(declared.contains(parts[0]) && declared.contains(parts[2]), "edge before its nodes: {line}");
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced subgraphs");
+}
+
+#[test]
+fn mermaid_and_dot_views_of_the_shop() {
+    let index = index(Repo::git("shop").path(), &[]);
+    let package = graph(&index, &[]);
+    check_mermaid(&package);
+    insta::assert_snapshot!("shop_packages_mermaid", package);
+    let modules = graph(&index, &["--level", "module"]);
+    check_mermaid(&modules);
+    insta::assert_snapshot!("shop_modules_mermaid", modules);
+    insta::assert_snapshot!("shop_modules_dot", graph(&index, &["--level", "module", "--format", "dot"]));
+    // The neighbourhood of cart: what it imports and what imports it, one step.
+    let focus = graph(&index, &["--level", "module", "--focus", "shop.cart", "--format", "json"]);
+    let view: serde_json::Value = serde_json::from_str(&focus).unwrap();
+    let ids: Vec<&str> = view["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["shop/__init__.py", "shop/api.py", "shop/cart.py", "shop/models.py", "shop/pricing.py"]);
+}
+
+#[test]
+fn the_cycles_view_and_runtime_edges() {
+    let index = index(Repo::git("type_checking_cycle").path(), &[]);
+    let cycles = graph(&index, &["--level", "module", "--cycles"]);
+    check_mermaid(&cycles);
+    insta::assert_snapshot!("type_checking_cycle_cycles_mermaid", cycles);
+    // Without the TYPE_CHECKING import there is no cycle left to draw.
+    assert_eq!(graph(&index, &["--level", "module", "--cycles", "--runtime"]), "graph LR\n");
+    let output =
+        strata(&["graph", "--index", index.dir.to_str().unwrap(), "--level", "module", "--focus", "nowhere.py"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--focus nowhere.py names no module"));
+}

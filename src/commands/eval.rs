@@ -38,6 +38,7 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
         judge: args.judge,
         judge_cache: &judge_cache,
         oracle_edges: args.oracle_edges.as_deref(),
+        offline_answers: args.offline,
     };
     let report = super::runtime()?.block_on(run_eval(&request))?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;

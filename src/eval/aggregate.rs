@@ -23,7 +23,7 @@ pub struct MetricSummary {
 }
 
 /// The metrics reported, with whether higher is better.
-pub const METRICS: [(&str, bool); 11] = [
+pub const METRICS: [(&str, bool); 14] = [
     ("context_recall", true),
     ("context_precision", true),
     ("average_precision", true),
@@ -35,6 +35,10 @@ pub const METRICS: [(&str, bool); 11] = [
     ("abstention", true),
     ("false_decline", false),
     ("latency_ms", false),
+    // RAGAS's LLM-judged metrics, present with `--judge`.
+    ("judged_faithfulness", true),
+    ("judged_relevancy", true),
+    ("judged_correctness", true),
 ];
 
 pub fn metric_value(score: &QuestionScore, metric: &str) -> Option<f64> {
@@ -50,6 +54,9 @@ pub fn metric_value(score: &QuestionScore, metric: &str) -> Option<f64> {
         "abstention" => score.abstention,
         "false_decline" => score.false_decline,
         "latency_ms" => Some(score.latency_ms),
+        "judged_faithfulness" => score.judged.as_ref().and_then(|j| j.faithfulness),
+        "judged_relevancy" => score.judged.as_ref().and_then(|j| j.answer_relevancy),
+        "judged_correctness" => score.judged.as_ref().and_then(|j| j.answer_correctness),
         _ => None,
     }
 }

@@ -42,6 +42,8 @@ pub struct EvalRequest<'a> {
     pub judge_cache: &'a Path,
     /// The oracle's edges (JSON from `ast_oracle.py edge-paths`) to check claims against.
     pub oracle_edges: Option<&'a Path>,
+    /// Answer without the language model even when one is configured for the judge.
+    pub offline_answers: bool,
 }
 
 /// Every module a question expects must be in the index: a set written against another layout
@@ -94,13 +96,13 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     };
     let oracle = request.oracle_edges.map(score::read_oracle_edges).transpose()?;
     let graph = score::Graph::of(&index.bundle, oracle.as_deref());
-    let answerer = index.answerer(chat.as_ref());
+    let answerer = index.answerer(if request.offline_answers { None } else { chat.as_ref() });
     let mut results = Vec::with_capacity(questions.len());
     for question in &questions {
         let started = Instant::now();
         let answer = answerer.answer(&question.question).await?;
         let latency_ms = started.elapsed().as_secs_f64() * 1_000.0;
-        let score = score::score(question, &answer, &graph, latency_ms);
+        let mut score = score::score(question, &answer, &graph, latency_ms);
         let judged = match &judge {
             Some(judge) => {
                 let context = judge_context(&answer, &index.bundle, &chunk_texts);
@@ -108,6 +110,7 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
             }
             None => None,
         };
+        score.judged = judged.clone();
         results.push(QuestionResult {
             question: question.question.clone(),
             answer: answer.answer.clone(),

@@ -78,7 +78,7 @@ impl BaselineReport {
     }
 }
 
-const SHOWN: [(&str, &str); 9] = [
+const SHOWN: [(&str, &str); 12] = [
     ("answer_correctness", "correctness"),
     ("context_recall", "ctx recall"),
     ("context_precision", "ctx precision (RAGAS)"),
@@ -88,7 +88,15 @@ const SHOWN: [(&str, &str); 9] = [
     ("abstention", "abstention"),
     ("false_decline", "false declines"),
     ("latency_ms", "latency ms"),
+    ("judged_faithfulness", "judged faithfulness"),
+    ("judged_relevancy", "judged relevancy"),
+    ("judged_correctness", "judged correctness"),
 ];
+
+/// The columns of a report: the judged ones only when a judge scored the answers.
+fn shown(report: &EvalReport) -> Vec<(&'static str, &'static str)> {
+    SHOWN.iter().copied().filter(|(metric, _)| report.judge_model.is_some() || !metric.starts_with("judged_")).collect()
+}
 
 /// The Markdown for a job summary: one row per category, then the weakest questions and regressions.
 pub fn to_markdown(report: &EvalReport, title: &str) -> String {
@@ -111,19 +119,20 @@ pub fn to_markdown(report: &EvalReport, title: &str) -> String {
         report.index.embedder
     );
     out.push_str("| group | n |");
-    for (_, label) in SHOWN {
+    let columns = shown(report);
+    for (_, label) in &columns {
         let _ = write!(out, " {label} |");
     }
     out.push_str("\n|---|---:|");
-    out.push_str(&"---|".repeat(SHOWN.len()));
+    out.push_str(&"---|".repeat(columns.len()));
     out.push('\n');
     let mut rows: Vec<(&str, &super::aggregate::Summaries)> = vec![("**overall**", &report.aggregate.overall)];
     rows.extend(report.aggregate.by_category.iter().map(|(c, s)| (c.as_str(), s)));
     for (group, summaries) in rows {
         let n = report.questions.iter().filter(|q| group == "**overall**" || q.score.category == group).count();
         let _ = write!(out, "| {group} | {n} |");
-        for (metric, _) in SHOWN {
-            let _ = write!(out, " {} |", summaries.get(metric).map_or("".into(), cell));
+        for (metric, _) in &columns {
+            let _ = write!(out, " {} |", summaries.get(*metric).map_or("".into(), cell));
         }
         out.push('\n');
     }

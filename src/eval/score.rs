@@ -38,6 +38,9 @@ pub struct QuestionScore {
     pub false_decline: Option<f64>,
     pub cited: Vec<String>,
     pub retrieved: Vec<String>,
+    /// The LLM judge's scores, with `--judge`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<super::judge::Judged>,
 }
 
 /// Scores `answer` to `question`; `latency_ms` is how long answering took.
@@ -101,6 +104,7 @@ pub fn score(question: &Question, answer: &Answer, graph: &Graph<'_>, latency_ms
         false_decline: answerable.then_some(if declined { 1.0 } else { 0.0 }),
         cited,
         retrieved,
+        judged: None,
     }
 }
 

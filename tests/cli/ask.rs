@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-use crate::support::{Index, Repo, index, strata, strata_with_env};
+use crate::support::{Index, Repo, chat_reply, index, strata, strata_with_env};
 
 /// One index of the shop fixture shared by the offline tests (indexing is the slow part).
 fn shop_index() -> &'static Index {
@@ -304,15 +304,6 @@ impl Respond for FakeEmbeddings {
             "object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1}
         }))
     }
-}
-
-fn chat_reply(content: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "fake-chat",
-        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": null,
-                     "message": {"role": "assistant", "content": content, "refusal": null}}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
-    }))
 }
 
 /// Asks the retry question with `server` as the OpenAI-compatible endpoint. The binary runs on a

@@ -160,3 +160,93 @@ fn a_find_the_code_set_gets_file_metrics_a_reference_row_and_requirements() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown metric"));
 }
+
+/// A judge on loopback: answers each of RAGAS's prompts with the JSON it asks for.
+struct FakeJudge;
+
+impl wiremock::Respond for FakeJudge {
+    fn respond(&self, request: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let body = String::from_utf8_lossy(&request.body);
+        let reply = if body.contains("Break the answer into standalone statements") {
+            r#"{"statements": ["The answer names a module.", "It names another."]}"#
+        } else if body.contains("verdict 1 if it can be directly inferred") {
+            r#"{"verdicts": [{"statement": "a", "reason": "in the context", "verdict": 1}, {"statement": "b", "reason": "not there", "verdict": 0}]}"#
+        } else if body.contains("Write the question this answer answers") {
+            r#"{"question": "What imports shop.pricing?", "noncommittal": 0}"#
+        } else if body.contains("Classify the answer's statements") {
+            r#"{"TP": ["The answer names a module."], "FP": [], "FN": []}"#
+        } else {
+            "unexpected prompt"
+        };
+        crate::support::chat_reply(reply)
+    }
+}
+
+/// `--judge`: the judged metrics are aggregated, shown and gateable, and a second run replays the
+/// recorded exchanges with no server at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judged_metrics_are_aggregated_gated_and_replayed_from_the_cache() {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .and(wiremock::matchers::path("/v1/chat/completions"))
+        .respond_with(FakeJudge)
+        .mount(&server)
+        .await;
+    let base_url = format!("{}/v1", server.uri());
+    let index = shop_index();
+    let out = TempDir::new().unwrap();
+    let cache = out.path().join("judge-cache");
+    let (dir, cache_arg) = (out.path().join("first"), cache.to_str().unwrap().to_string());
+    let judged = |dir: std::path::PathBuf, env: Vec<(String, String)>, extra: Vec<String>| {
+        let (index_dir, cache_arg) = (index.dir.clone(), cache_arg.clone());
+        let mut args: Vec<String> = ["eval", "--index", index_dir.to_str().unwrap(), "--questions", QUESTIONS]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        args.extend(["--out".into(), dir.to_str().unwrap().into(), "--judge".into(), "--offline".into()]);
+        args.extend(["--judge-cache".into(), cache_arg, "--chat-model".into(), "judge-model".into()]);
+        args.extend(extra);
+        move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            crate::support::strata_with_env(&args, &env)
+        }
+    };
+    let env = vec![("OPENAI_BASE_URL".to_string(), base_url), ("OPENAI_API_KEY".to_string(), "k".to_string())];
+    let output = tokio::task::spawn_blocking(judged(dir.clone(), env, vec![])).await.unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let overall = &report["aggregate"]["overall"];
+    // Two statements, one supported: 0.5 on every question that has an answer.
+    assert_eq!(overall["judged_faithfulness"]["mean"], 0.5, "{overall:#}");
+    assert!(overall["judged_relevancy"]["n"].as_u64().unwrap() > 0);
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.contains("judged faithfulness") && markdown.contains("judged by `judge-model`"), "{markdown}");
+    server.reset().await;
+
+    // No server now: every exchange comes from the cache, and the same figures come out.
+    let replay = out.path().join("replay");
+    let baseline = dir.join("report.json").to_str().unwrap().to_string();
+    let output =
+        tokio::task::spawn_blocking(judged(replay.clone(), vec![], vec!["--baseline".into(), baseline])).await.unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let again: Value = serde_json::from_slice(&std::fs::read(replay.join("report.json")).unwrap()).unwrap();
+    assert_eq!(again["aggregate"]["overall"]["judged_faithfulness"], overall["judged_faithfulness"]);
+
+    // A baseline that claims better judged faithfulness than this makes the run fail.
+    let mut claimed = report.clone();
+    claimed["aggregate"]["overall"]["judged_faithfulness"] =
+        serde_json::json!({"mean": 0.9, "n": 6, "nan": 1, "ci95": [0.8, 1.0]});
+    let claimed_path = out.path().join("claimed.json");
+    std::fs::write(&claimed_path, serde_json::to_vec(&claimed).unwrap()).unwrap();
+    let gated = out.path().join("gated");
+    let output = tokio::task::spawn_blocking(judged(
+        gated,
+        vec![],
+        vec!["--baseline".into(), claimed_path.to_str().unwrap().into()],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("regressed"));
+}

@@ -4,8 +4,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tempfile::TempDir;
+use wiremock::ResponseTemplate;
 
 pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/repos");
 
@@ -201,4 +202,14 @@ pub fn index_with_env(path: &Path, extra_args: &[&str], env: &[(&str, &str)]) ->
     let report: Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
     let bundle: Value = serde_json::from_slice(&std::fs::read(out_dir.join("bundle.json")).unwrap()).unwrap();
     Index { _temporary: out, dir: out_dir, report, bundle, stderr }
+}
+
+/// An OpenAI chat completion whose message is `content`, as a fake server answers.
+pub fn chat_reply(content: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "fake-chat",
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": null,
+                     "message": {"role": "assistant", "content": content, "refusal": null}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+    }))
 }

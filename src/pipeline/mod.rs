@@ -530,6 +530,10 @@ fn write_bundle_files(
                 || -> Result<()> {
                     bundle::write_atomically(out_dir, "graph.html", bundle::render_graph_html(bundle)?.as_bytes())?;
                     let mut summary = bundle::render_summary(bundle);
+                    if let Some(section) = crate::views::largest_cycle_section(bundle) {
+                        summary.push('\n');
+                        summary.push_str(&section);
+                    }
                     if let Some(diff) = diff {
                         summary.push('\n');
                         summary.push_str(&bundle::render_diff_markdown(diff));

@@ -101,6 +101,29 @@ pub fn view(bundle: &Bundle, request: &ViewRequest) -> anyhow::Result<View> {
     })
 }
 
+/// Modules in one diagram at most where a summary shows it unasked.
+pub const MAX_SUMMARY_DIAGRAM: usize = 40;
+
+/// A Markdown section with a Mermaid diagram of the largest import cycle (module level), for
+/// `summary.md`; `None` without cycles or when the cycle is too large to read as a diagram.
+pub fn largest_cycle_section(bundle: &Bundle) -> Option<String> {
+    let request =
+        ViewRequest { level: Level::Module, focus: None, depth: 0, cycles: true, runtime: false, package_depth: None };
+    let mut shown = view(bundle, &request).ok()?;
+    let largest: BTreeSet<String> = shown.groups.first()?.iter().cloned().collect();
+    if largest.len() > MAX_SUMMARY_DIAGRAM {
+        return None;
+    }
+    shown.nodes.retain(|n| largest.contains(&n.id));
+    shown.edges.retain(|e| largest.contains(&e.src) && largest.contains(&e.dst));
+    shown.groups.truncate(1);
+    let diagram = render::mermaid(&shown).ok()?;
+    Some(format!(
+        "## The largest import cycle\n\n{} modules; dashed imports are under `if TYPE_CHECKING:`.\n\n```mermaid\n{diagram}```\n",
+        largest.len()
+    ))
+}
+
 fn module_level(bundle: &Bundle, edges: &[(&str, &str, bool)]) -> (Vec<ViewNode>, Vec<ViewEdge>) {
     let nodes = bundle
         .nodes

@@ -74,3 +74,16 @@ fn the_cycles_view_and_runtime_edges() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--focus nowhere.py names no module"));
 }
+
+#[test]
+fn the_summary_draws_the_largest_cycle() {
+    let index = index(Repo::git("type_checking_cycle").path(), &[]);
+    let summary = String::from_utf8(index.read("summary.md")).unwrap();
+    let section = summary.split("## The largest import cycle").nth(1).expect("a cycle section");
+    let diagram = section.split("```mermaid\n").nth(1).and_then(|rest| rest.split("```").next()).unwrap();
+    check_mermaid(diagram);
+    assert!(diagram.contains("models.py") && diagram.contains("-.->"), "{diagram}");
+    // No cycle, no section.
+    let acyclic = crate::support::index(Repo::git("src_layout").path(), &[]);
+    assert!(!String::from_utf8(acyclic.read("summary.md")).unwrap().contains("## The largest import cycle"));
+}

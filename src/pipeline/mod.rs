@@ -330,7 +330,8 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
     if old_manifest.exists() {
         std::fs::remove_file(&old_manifest).with_context(|| format!("cannot replace {}", old_manifest.display()))?;
     }
-    write_bundle_files(out_dir, &bundle, diff.as_ref(), &selected, &parsed)?;
+    let merge_diagram = previous.as_ref().and_then(|previous| merge_diagram(previous, &bundle, &files));
+    write_bundle_files(out_dir, &bundle, diff.as_ref(), merge_diagram.as_deref(), &selected, &parsed)?;
     observer.stage_finished(Stage::Write);
     record(&mut timings_ms, Stage::Write, stage_clock);
 
@@ -509,11 +510,21 @@ fn kept_code_chunks<'p>(
         .collect()
 }
 
+/// The Mermaid diagram of what changed since the previous index (as `strata impact` draws it), for the
+/// job summary; `None` when nothing changed or it is too large to read.
+fn merge_diagram(previous: &Previous, bundle: &Bundle, files: &BTreeMap<String, String>) -> Option<String> {
+    let tests: Vec<String> = crate::impact::DEFAULT_TEST_FILES.iter().map(|p| p.to_string()).collect();
+    let matcher = crate::impact::test_file_matcher(&tests).ok()?;
+    let change = crate::impact::impact(&previous.bundle, &previous.manifest.files, bundle, files, &matcher, false);
+    crate::impact::render::mermaid(&change)
+}
+
 /// `bundle.json`, the Parquet tables, `graph.html`, `summary.md` and `facts.parquet`, written side by side.
 fn write_bundle_files(
     out_dir: &Path,
     bundle: &Bundle,
     diff: Option<&bundle::StructuralDiff>,
+    merge_diagram: Option<&str>,
     selected: &[FileEntry],
     parsed: &[ParsedFile],
 ) -> Result<()> {
@@ -537,6 +548,10 @@ fn write_bundle_files(
                     if let Some(diff) = diff {
                         summary.push('\n');
                         summary.push_str(&bundle::render_diff_markdown(diff));
+                    }
+                    if let Some(diagram) = merge_diagram {
+                        summary.push_str("\n### The change as a diagram\n\nChanged and added modules highlighted, their importers one level up, the imports of new or grown cycles in red.\n\n");
+                        summary.push_str(diagram);
                     }
                     bundle::write_atomically(out_dir, "summary.md", summary.as_bytes())
                 },

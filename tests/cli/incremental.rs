@@ -127,6 +127,9 @@ fn the_structural_diff_reports_every_kind_of_change() {
     let summary = String::from_utf8(new.read("summary.md")).unwrap();
     assert!(summary.contains("## What changed since the previous index"), "{summary}");
     assert!(summary.contains("`shop/payments/gateway.py` → `shop/payments/processor.py`"), "{summary}");
+    // And drawn: the new module highlighted with the module it imports.
+    let diagram = summary.split("### The change as a diagram").nth(1).expect("a diagram of the change");
+    assert!(diagram.contains("```mermaid\ngraph LR") && diagram.contains("[\"shop/shipping.py\"]"), "{diagram}");
     let markdown = strata(&["diff", old.dir.to_str().unwrap(), new.dir.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&markdown.stdout).contains("| modules added |"));
 }

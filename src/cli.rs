@@ -182,6 +182,31 @@ pub struct DiffArgs {
     pub format: DiffFormat,
 }
 
+/// Which files make up the repository, as `index` takes them: `impact` and `check` must select the same
+/// files as the base index did.
+#[derive(Debug, Args)]
+pub struct SelectionArgs {
+    /// Glob of paths to leave out, repeatable (adds to strata.toml's `exclude`).
+    #[arg(long = "exclude", value_name = "GLOB", env = "STRATA_EXCLUDE", value_delimiter = ',')]
+    pub exclude: Vec<String>,
+    /// Folder to compute module names from, repeatable (default: the root, plus `src/` when present).
+    #[arg(long = "source-root", value_name = "DIR", env = "STRATA_SOURCE_ROOTS", value_delimiter = ',')]
+    pub source_roots: Vec<String>,
+    /// Skip Python files larger than this many bytes [default: 2000000].
+    #[arg(long, value_name = "BYTES", env = "STRATA_MAX_FILE_BYTES")]
+    pub max_file_bytes: Option<u64>,
+}
+
+impl SelectionArgs {
+    pub fn options(&self) -> crate::config::IndexOptions {
+        crate::config::IndexOptions {
+            exclude: self.exclude.clone(),
+            source_roots: self.source_roots.clone(),
+            max_file_bytes: self.max_file_bytes,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ImpactArgs {
     /// Repository (or a folder inside one) holding the change, as for `index`.
@@ -209,6 +234,8 @@ pub struct ImpactArgs {
     /// Show the chain of imports that links each affected module to the change.
     #[arg(long)]
     pub why: bool,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
 }
 
 #[derive(Debug, Args)]
@@ -264,6 +291,8 @@ pub struct CheckArgs {
     pub previous: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text", env = "STRATA_CHECK_FORMAT")]
     pub format: CheckFormat,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -303,15 +332,8 @@ pub struct IndexArgs {
     /// Git revision to index (branch, tag or commit id); ignored outside git.
     #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
     pub rev: String,
-    /// Glob of paths to leave out, repeatable (adds to strata.toml's `exclude`).
-    #[arg(long = "exclude", value_name = "GLOB", env = "STRATA_EXCLUDE", value_delimiter = ',')]
-    pub exclude: Vec<String>,
-    /// Folder to compute module names from, repeatable (default: the root, plus `src/` when present).
-    #[arg(long = "source-root", value_name = "DIR", env = "STRATA_SOURCE_ROOTS", value_delimiter = ',')]
-    pub source_roots: Vec<String>,
-    /// Skip Python files larger than this many bytes [default: 2000000].
-    #[arg(long, value_name = "BYTES", env = "STRATA_MAX_FILE_BYTES")]
-    pub max_file_bytes: Option<u64>,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// Previous index directory to reuse: unchanged files are not re-parsed and unchanged chunks not
     /// re-embedded. A missing or incompatible one gives a warning and a full rebuild.
     #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]

@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::config::IndexOptions;
 use crate::impact::contracts::{Contract, Violation, check};
 use crate::pipeline::{IndexRequest, Silent, build_head};
 use crate::search::embed::HashingEmbedder;
@@ -25,7 +24,7 @@ struct CheckReport<'a> {
 }
 
 pub fn run_check_command(args: &CheckArgs) -> Result<()> {
-    let options = IndexOptions::default();
+    let options = args.selection.options();
     // Only the graph is built; the embedder is never called.
     let embedder = HashingEmbedder;
     let out_dir = std::env::temp_dir();

@@ -6,13 +6,12 @@ use std::io::Write;
 use anyhow::{Result, bail};
 
 use crate::cli::{ImpactArgs, ImpactFormat};
-use crate::config::IndexOptions;
 use crate::impact::{impact, render::render_markdown, test_file_matcher};
 use crate::pipeline::{IndexRequest, Silent, build_head};
 use crate::search::embed::HashingEmbedder;
 
 pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
-    let options = IndexOptions::default();
+    let options = args.selection.options();
     // Only the graph is built: the embedder is never called, it only names the vectors a full index
     // would hold, which the impact does not read.
     let embedder = HashingEmbedder;

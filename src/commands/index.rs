@@ -8,17 +8,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::IndexArgs;
-use crate::config::{IndexOptions, LlmServer};
+use crate::config::LlmServer;
 use crate::pipeline::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
 use crate::search::embed::embedder_for_choice;
 use crate::secret::Secret;
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
-    let options = IndexOptions {
-        exclude: args.exclude.clone(),
-        source_roots: args.source_roots.clone(),
-        max_file_bytes: args.max_file_bytes,
-    };
+    let options = args.selection.options();
     let server = LlmServer::from_values(
         args.llm.openai_base_url.as_deref(),
         args.llm.openai_api_key.as_ref().map(Secret::expose),

@@ -267,3 +267,17 @@ fn a_contract_with_a_typo_is_an_error_naming_the_line() {
     assert!(!passed);
     assert!(text.contains("forbiden") && text.contains("line"), "{text}");
 }
+
+#[test]
+fn impact_selects_files_as_the_base_index_did() {
+    let repo = base_repo();
+    let base = index(repo.path(), &["--exclude", "tests"]);
+    repo.write("shop/pricing.py", "from shop.utils import round_money\nRATE = 3\n");
+    repo.commit_all("head");
+    // Without the same exclusion the tests look added; with it, only the change shows.
+    let unlike = impact_json(&repo, &base, &[]);
+    assert!(strings(&unlike["added"]).contains(&"tests/test_api.py".to_string()), "{unlike:#}");
+    let like = impact_json(&repo, &base, &["--exclude", "tests"]);
+    assert_eq!(strings(&like["changed"]), ["shop/pricing.py"]);
+    assert!(strings(&like["added"]).is_empty(), "{like:#}");
+}

@@ -11,8 +11,6 @@ use serde::Serialize;
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::impact::contracts::{Contract, Violation, check};
-use crate::pipeline::{IndexRequest, Silent, build_head};
-use crate::search::embed::HashingEmbedder;
 
 #[derive(Serialize)]
 struct CheckReport<'a> {
@@ -24,31 +22,12 @@ struct CheckReport<'a> {
 }
 
 pub fn run_check_command(args: &CheckArgs) -> Result<()> {
-    let options = args.selection.options();
-    // Only the graph is built; the embedder is never called.
-    let embedder = HashingEmbedder;
-    let out_dir = std::env::temp_dir();
-    let request = IndexRequest {
-        path: &args.path,
-        rev: &args.rev,
-        out_dir: &out_dir,
-        options: &options,
-        embedder: &embedder,
-        previous: args.previous.as_deref(),
-    };
-    let head = super::runtime()?.block_on(build_head(&request, &Silent))?;
+    let head = super::head_against_base(&args.path, &args.rev, args.previous.as_deref(), &args.selection)?;
     let contracts = &head.settings.contracts;
     if contracts.is_empty() {
         bail!("strata.toml declares no [[contracts]]; see the README's `strata check` section for the kinds");
     }
-    let base = match (&args.previous, &head.previous) {
-        (Some(dir), None) => bail!(
-            "the base index {} cannot be used ({}); pass the default branch's index directory",
-            dir.display(),
-            head.previous_status.trim_start_matches("rebuilt: ")
-        ),
-        (_, base) => base.as_ref().map(|previous| &previous.bundle),
-    };
+    let base = head.previous.as_ref().map(|previous| &previous.bundle);
     let violations = check(&head.bundle, contracts, base);
     // What the base already breaks. `no-new-cycles` compares with the base itself: all it reports is new.
     let import_rules: Vec<Contract> =
@@ -70,19 +49,11 @@ pub fn run_check_command(args: &CheckArgs) -> Result<()> {
             writeln!(stdout)?;
         }
         CheckFormat::Text => {
-            for violation in &new {
-                writeln!(
-                    stdout,
-                    "{}:{}: [{}] {}",
-                    violation.importer, violation.line, violation.contract, violation.message
-                )?;
-            }
-            for violation in &existing {
-                writeln!(
-                    stdout,
-                    "{}:{}: [{}] {} (already on the base branch)",
-                    violation.importer, violation.line, violation.contract, violation.message
-                )?;
+            let listed =
+                new.iter().map(|v| (v, "")).chain(existing.iter().map(|v| (v, " (already on the base branch)")));
+            for (violation, note) in listed {
+                let Violation { importer, line, contract, message, .. } = violation;
+                writeln!(stdout, "{importer}:{line}: [{contract}] {message}{note}")?;
             }
             writeln!(
                 stdout,

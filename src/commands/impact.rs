@@ -3,35 +3,14 @@
 
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result};
 
 use crate::cli::{ImpactArgs, ImpactFormat};
 use crate::impact::{impact, render::render_markdown, test_file_matcher};
-use crate::pipeline::{IndexRequest, Silent, build_head};
-use crate::search::embed::HashingEmbedder;
 
 pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
-    let options = args.selection.options();
-    // Only the graph is built: the embedder is never called, it only names the vectors a full index
-    // would hold, which the impact does not read.
-    let embedder = HashingEmbedder;
-    let out_dir = std::env::temp_dir();
-    let request = IndexRequest {
-        path: &args.path,
-        rev: &args.rev,
-        out_dir: &out_dir,
-        options: &options,
-        embedder: &embedder,
-        previous: Some(&args.previous),
-    };
-    let head = super::runtime()?.block_on(build_head(&request, &Silent))?;
-    let Some(base) = &head.previous else {
-        bail!(
-            "the base index {} cannot be used ({}); pass the default branch's index directory (`strata fetch` downloads it)",
-            args.previous.display(),
-            head.previous_status.trim_start_matches("rebuilt: ")
-        );
-    };
+    let head = super::head_against_base(&args.path, &args.rev, Some(&args.previous), &args.selection)?;
+    let base = head.previous.as_ref().context("the base index was not read")?;
     for warning in &head.warnings {
         if warning.path.is_none() {
             eprintln!("warning: {}", warning.message);

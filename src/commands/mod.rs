@@ -23,6 +23,37 @@ pub use graph::run_graph_command;
 pub use impact::run_impact_command;
 pub use index::run_index_command;
 
+/// The graph of the commit `rev` (no search index is built) with the base index it is compared with,
+/// for `impact` and `check`. A base index that cannot be used is an error, never a silent rebuild.
+fn head_against_base(
+    path: &std::path::Path,
+    rev: &str,
+    previous: Option<&std::path::Path>,
+    selection: &crate::cli::SelectionArgs,
+) -> Result<crate::pipeline::Head> {
+    let options = selection.options();
+    // The embedder is never called: it only names the vectors a full index would hold.
+    let embedder = crate::search::embed::HashingEmbedder;
+    let out_dir = std::env::temp_dir();
+    let request = crate::pipeline::IndexRequest {
+        path,
+        rev,
+        out_dir: &out_dir,
+        options: &options,
+        embedder: &embedder,
+        previous,
+    };
+    let head = runtime()?.block_on(crate::pipeline::build_head(&request, &crate::pipeline::Silent))?;
+    if let (Some(dir), None) = (previous, &head.previous) {
+        anyhow::bail!(
+            "the base index {} cannot be used ({}); pass the default branch's index directory (`strata fetch` downloads it)",
+            dir.display(),
+            head.previous_status.trim_start_matches("rebuilt: ")
+        );
+    }
+    Ok(head)
+}
+
 /// The async runtime for LanceDB and HTTP clients; parsing keeps using rayon's pool.
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")

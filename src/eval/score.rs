@@ -234,7 +234,7 @@ impl<'a> Graph<'a> {
     }
 
     fn has_edge(&self, src: &str, dst: &str) -> bool {
-        self.edges.contains_key(&(src.to_string(), dst.to_string()))
+        self.edge(src, dst, false)
     }
 
     fn edge(&self, src: &str, dst: &str, runtime: bool) -> bool {

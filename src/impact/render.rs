@@ -151,8 +151,7 @@ pub fn mermaid(impact: &Impact) -> Option<String> {
         .collect();
     let mut out = String::from("```mermaid\ngraph LR\n");
     for id in &modules {
-        // Labels are quoted; a path cannot hold a double quote that Mermaid would need escaped.
-        let _ = writeln!(out, "  {}[\"{}\"]", node(id), id.replace('"', "'"));
+        let _ = writeln!(out, "  {}{}", node(id), crate::views::render::mermaid_label(id));
     }
     let mut red = Vec::new();
     for (position, edge) in impact.neighbourhood.iter().enumerate() {

@@ -101,8 +101,12 @@ fn label(view: &View, id: &str) -> String {
 }
 
 fn node_line(view: &View, id: &str, position: &std::collections::BTreeMap<&str, usize>) -> String {
-    // Mermaid labels in double quotes; `#quot;` is its escape for a quote inside one.
-    format!("n{}[\"{}\"]", position[id], label(view, id).replace('"', "#quot;"))
+    format!("n{}{}", position[id], mermaid_label(&label(view, id)))
+}
+
+/// A Mermaid node's label: in double quotes, with `#quot;`, Mermaid's escape, for a quote inside.
+pub fn mermaid_label(text: &str) -> String {
+    format!("[\"{}\"]", text.replace('"', "#quot;"))
 }
 
 fn quoted(text: &str) -> String {

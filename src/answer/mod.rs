@@ -7,6 +7,7 @@
 //! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
 
 pub mod abstain;
+pub mod change;
 pub mod citations;
 pub mod entities;
 pub mod extractive;
@@ -94,6 +95,17 @@ pub struct Answer {
     pub diagnostics: Vec<String>,
 }
 
+/// The topic of a question about a pull request's change: it points at the change and names no module
+/// the graph could answer about instead ("does this change add a cycle?" is about the change even
+/// though "is there a cycle?" is understood; "we changed cart in this PR: what imports it?" is not).
+fn about_the_change(question: &str, understood: &understand::Understanding) -> Option<change::ChangeTopic> {
+    let topic = change::change_topic(question)?;
+    (!understood.complete() || understood.linked.is_empty()).then_some(topic)
+}
+
+/// The reply to a question about a change where there is none (a terminal, an issue).
+pub const NEEDS_A_PULL_REQUEST: &str = "This question is about a pull request's change, and there is none here. Ask it with `/ask` in a comment on the pull request, or run `strata impact --previous <default branch index>` on its branch.";
+
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
 const SEARCH_DAMAGED: &str = "the search index is damaged (reading it failed)";
 
@@ -122,6 +134,12 @@ impl Answerer<'_> {
         }
         let linker = entities::EntityLinker::new(self.bundle);
         let mut understood = understand::understand(question, &linker);
+        // "What does this PR affect?": only the bot on a pull request knows the change.
+        if about_the_change(question, &understood).is_some() {
+            let mut answer = self.declined(question, NEEDS_A_PULL_REQUEST.to_string(), Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
+        }
         if understood.complete() {
             let exact = structural::answer_parts(self.bundle, &mut understood.parts);
             let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
@@ -316,6 +334,28 @@ impl Answerer<'_> {
             "I can't search the code for this: {problem}; re-run `strata index` to rebuild it. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
         );
         self.declined(question, reason, Vec::new())
+    }
+
+    /// The topic of a question about a pull request's change, unless the question names what it asks
+    /// about well enough for the graph to answer it ("we changed cart in this PR: what imports it?").
+    pub fn change_question(&self, question: &str) -> Option<change::ChangeTopic> {
+        let linker = entities::EntityLinker::new(self.bundle);
+        about_the_change(question, &understand::understand(question, &linker))
+    }
+
+    /// The exact answer to a question about a pull request's change (the bot computes the impact);
+    /// citations are the modules it changed, as they are in the head's bundle.
+    pub fn change_answer(
+        &self,
+        question: &str,
+        head: &Bundle,
+        text: String,
+        cited: &[String],
+        notes: Vec<String>,
+    ) -> Answer {
+        let cited: Vec<(String, Option<(u32, u32)>)> = cited.iter().map(|id| (id.clone(), None)).collect();
+        let citations = citations::cite(head, self.manifest, &cited);
+        self.finish(question, Mode::Structural, text, citations, Vec::new(), notes)
     }
 
     fn declined(&self, question: &str, reason: String, context: Vec<ContextItem>) -> Answer {

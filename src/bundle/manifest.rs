@@ -30,6 +30,26 @@ pub struct Manifest {
     /// uses its built-in settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<AnswerSettings>,
+    /// Where the files were selected from and with which settings, so that a pull request's head can
+    /// be assembled from the changed files alone (the bot). Only for git sources; missing in indexes
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<SelectionRecord>,
+}
+
+/// The indexed folder and the file selection settings in force (the command line and `strata.toml`
+/// resolved together).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectionRecord {
+    /// The indexed folder inside the git repository, as `src/` (empty for its root).
+    pub folder: String,
+    /// The folders down to the indexed one, outermost first: they decide module names.
+    pub enclosing: Vec<crate::source::EnclosingFolder>,
+    pub exclude: Vec<String>,
+    pub source_roots: Vec<String>,
+    pub max_file_bytes: u64,
+    /// File name patterns of test modules.
+    pub test_files: Vec<String>,
 }
 
 /// How `ask` answers from an index, recorded when the index is written.

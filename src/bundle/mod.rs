@@ -21,7 +21,9 @@ pub use build::{BuildInput, build_bundle};
 pub use diff::{CycleChange, EdgeRef, Rename, StructuralDiff, diff_bundles, render_diff_markdown};
 pub use facts_table::{FACTS_FILE, FactsTable, read_facts_table, write_facts_table};
 pub use html::render_graph_html;
-pub use manifest::{AbstentionSettings, AnswerSettings, EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, ToolInfo};
+pub use manifest::{
+    AbstentionSettings, AnswerSettings, EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, SelectionRecord, ToolInfo,
+};
 pub use model::*;
 pub use parquet_tables::write_parquet_tables;
 pub use summary::render_summary;

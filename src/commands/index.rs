@@ -29,6 +29,8 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             options: &options,
             embedder: embedder.as_ref(),
             previous: args.previous.as_deref(),
+            overlay: None,
+            graph_only: false,
         };
         if in_github_actions() {
             run_index(&request, &LogGroups).await

@@ -42,6 +42,8 @@ fn head_against_base(
         options: &options,
         embedder: &embedder,
         previous,
+        overlay: None,
+        graph_only: true,
     };
     let head = runtime()?.block_on(crate::pipeline::build_head(&request, &crate::pipeline::Silent))?;
     if let (Some(dir), None) = (previous, &head.previous) {

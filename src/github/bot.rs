@@ -16,9 +16,11 @@ use super::comment::{
     ANSWER_MARKER, CommentContext, answer_comment, error_comment, previous_subject, refers_back, resolve_follow_up,
 };
 use super::event::{CommentEvent, Triage, triage};
+use super::pull::{ChangeUnavailable, fetch_pull, list_files, pull_request_impact};
 use super::unzip::{ArchiveLimits, UnsafeArchive};
 use crate::answer::loaded::LoadedIndex;
-use crate::answer::{ChatSettings, Mode};
+use crate::answer::change::{ChangeTopic, answer_about_change, mentioned_modules};
+use crate::answer::{Answer, ChatSettings, Mode};
 use crate::config::LlmServer;
 use crate::secret::Secret;
 
@@ -163,17 +165,70 @@ async fn answer_in_thread(
         Some(subject) => resolve_follow_up(question, &subject).unwrap_or_else(|| question.to_string()),
         None => question.to_string(),
     };
-    let chat = settings.llm.as_ref().map(|server| ChatSettings::for_server(server, &settings.chat_model));
-    let answer = index.answerer(chat.as_ref()).answer(&question).await?;
-    let ctx = CommentContext {
+    let mut ctx = CommentContext {
         server_url: settings.server_url.clone(),
         owner: thread.owner.clone(),
         repo: thread.repo.clone(),
         commit: index.manifest.commit.clone().unwrap_or_else(|| found.run.head_sha.clone()),
+        pull_head: None,
         index_age: age_since(&found.run.updated_at),
         secrets: settings.secrets.clone(),
     };
+    // "What does this PR affect?" on a pull request: its impact. (On an issue, the answerer says that
+    // such a question needs a pull request.)
+    if event.issue.pull_request.is_some()
+        && let Some(topic) = index.answerer(None).change_question(&question)
+    {
+        let (answer, head_sha) = answer_about_pull(github, thread, &source, &dir, &index, &question, topic).await?;
+        ctx.pull_head = Some(head_sha);
+        return Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode, answer.diagnostics));
+    }
+    let chat = settings.llm.as_ref().map(|server| ChatSettings::for_server(server, &settings.chat_model));
+    let answer = index.answerer(chat.as_ref()).answer(&question).await?;
     Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode, answer.diagnostics))
+}
+
+/// The answer to a question about this pull request's change, and its head commit: the default
+/// branch's index with the pull request's files laid over it, read through the API.
+async fn answer_about_pull(
+    github: &GitHub,
+    thread: &Thread,
+    source: &IndexSource,
+    index_dir: &std::path::Path,
+    index: &LoadedIndex,
+    question: &str,
+    topic: ChangeTopic,
+) -> Result<(Answer, String)> {
+    let pull = fetch_pull(github, &thread.owner, &thread.repo, thread.number).await?;
+    let (files, truncated) = list_files(github, &thread.owner, &thread.repo, thread.number).await?;
+    let (head, change) =
+        pull_request_impact(github, &thread.owner, &thread.repo, &pull, &files, index_dir, &index.manifest).await?;
+    let mentioned = mentioned_modules(question, &head.bundle);
+    let (text, cited) = answer_about_change(question, topic, &change, &mentioned);
+    let head_short: String = pull.head_sha.chars().take(12).collect();
+    let mut notes = vec![format!(
+        "Computed from the index of `{}` with the {} file(s) this pull request changes (head `{head_short}`) laid over it, as if it were merged now. Nothing was checked out or run.",
+        source.default_branch,
+        files.len()
+    )];
+    if pull.base_branch != source.default_branch {
+        notes.push(format!(
+            "This pull request targets `{}`; the index is of `{}`.",
+            pull.base_branch, source.default_branch
+        ));
+    }
+    if truncated {
+        notes.push("GitHub lists at most 3,000 files of a pull request: changes beyond them are not counted.".into());
+    }
+    let folder = index.manifest.selection.as_ref().map_or("", |s| s.folder.as_str());
+    if files.iter().any(|f| f.filename.strip_prefix(folder) == Some(crate::config::CONFIG_FILE_NAME)) {
+        notes.push(format!(
+            "This pull request changes `{}`; the answer uses the settings the index was built with.",
+            crate::config::CONFIG_FILE_NAME
+        ));
+    }
+    let answer = index.answerer(None).change_answer(question, &head.bundle, text, &cited, notes);
+    Ok((answer, pull.head_sha))
 }
 
 /// What the person who asked is told: the known failures in their words, anything else briefly.
@@ -186,6 +241,9 @@ fn user_message(error: &anyhow::Error) -> String {
     }
     if let Some(too_large) = error.chain().find_map(|cause| cause.downcast_ref::<MissingIndex>()) {
         return format!("the index artifact was refused ({too_large}). Re-run the index workflow.");
+    }
+    if let Some(unavailable) = error.chain().find_map(|cause| cause.downcast_ref::<ChangeUnavailable>()) {
+        return format!("{unavailable}.");
     }
     if error.chain().any(|cause| cause.downcast_ref::<RefusedIndex>().is_some()) {
         return "the index artifact could not be read (damaged or not a zip). Re-run the index workflow.".to_string();

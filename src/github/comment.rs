@@ -30,6 +30,8 @@ pub struct CommentContext {
     pub repo: String,
     /// The commit the index was built from.
     pub commit: String,
+    /// A pull request's head commit, when the answer is about its change: links point there.
+    pub pull_head: Option<String>,
     /// How old the index is, in words (`3 hours`).
     pub index_age: Option<String>,
     /// Secret values to redact wherever they appear (the token, the API key).
@@ -39,7 +41,7 @@ pub struct CommentContext {
 impl CommentContext {
     /// Links into the repository at the indexed commit: the only links a comment keeps.
     pub fn blob_prefix(&self) -> String {
-        let commit = super::percent_encode(&self.commit);
+        let commit = super::percent_encode(self.pull_head.as_deref().unwrap_or(&self.commit));
         format!("{}/{}/{}/blob/{commit}/", self.server_url.trim_end_matches('/'), self.owner, self.repo)
     }
 
@@ -113,21 +115,29 @@ pub fn error_comment(message: &str, ctx: Option<&CommentContext>) -> String {
 }
 
 fn index_line(ctx: &CommentContext) -> String {
-    // The commit comes from the artifact's manifest: shown and linked only through escaping, so a
-    // malformed one can neither panic (a slice inside a character) nor inject Markdown.
-    let short: String = ctx.commit.chars().take(12).collect();
-    let commit = format!(
+    let commit = commit_link(ctx, &ctx.commit);
+    let index = match &ctx.index_age {
+        Some(age) => format!("Index of commit {commit}, built {} ago.", inert_prose(age)),
+        None => format!("Index of commit {commit}."),
+    };
+    match &ctx.pull_head {
+        Some(head) => format!("{index} Pull request head {}.", commit_link(ctx, head)),
+        None => index,
+    }
+}
+
+/// A commit id from the manifest or the API: shown and linked only through escaping, so a malformed
+/// one can neither panic (a slice inside a character) nor inject Markdown.
+fn commit_link(ctx: &CommentContext, commit: &str) -> String {
+    let short: String = commit.chars().take(12).collect();
+    format!(
         "[{}]({}/{}/{}/commit/{})",
         code_span(&short),
         ctx.server_url.trim_end_matches('/'),
         ctx.owner,
         ctx.repo,
-        super::percent_encode(&ctx.commit)
-    );
-    match &ctx.index_age {
-        Some(age) => format!("Index of commit {commit}, built {} ago.", inert_prose(age)),
-        None => format!("Index of commit {commit}."),
-    }
+        super::percent_encode(commit)
+    )
 }
 
 /// Untrusted Markdown with secrets redacted, then made inert (see [`super::inert`]). Redacting first
@@ -202,6 +212,7 @@ pub(crate) fn test_context() -> CommentContext {
         owner: "acme".into(),
         repo: "shop".into(),
         commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        pull_head: None,
         index_age: Some("2 hours".into()),
         secrets: vec![Secret::new("supersecretvalue")],
     }

@@ -9,6 +9,7 @@ pub mod client;
 pub mod comment;
 pub mod event;
 pub mod inert;
+pub mod pull;
 pub mod unzip;
 
 /// Percent-encodes everything but RFC 3986's unreserved characters: a branch or artifact name in a query

@@ -20,14 +20,16 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::bundle::{self, AnswerSettings, BuildInput, Bundle, EmbedderInfo, Manifest, SkippedFile, ToolInfo};
+use crate::bundle::{
+    self, AnswerSettings, BuildInput, Bundle, EmbedderInfo, Manifest, SelectionRecord, SkippedFile, ToolInfo,
+};
 use crate::config::{CONFIG_FILE_NAME, FileConfig, IndexOptions, IndexSettings};
 use crate::graph::{ImportGraph, ModuleIndex, build_import_graph, compute_metrics, source_roots};
 use crate::python::{FACTS_VERSION, ParsedFile, decode_python_source, parse_python_file};
 use crate::search::chunks::build_chunks;
 use crate::search::embed::Embedder;
 use crate::search::{PreviousTable, text_hash, update_search_index, write_search_index};
-use crate::source::{Exclusions, FileEntry, Skipped, Snapshot, select_python_files};
+use crate::source::{Exclusions, FileEntry, OverlaySnapshot, Skipped, Snapshot, select_python_files};
 use previous::{Previous, check_previous_table, read_previous};
 
 /// What to index, where to write it, and which embedder fills the vector column.
@@ -40,6 +42,11 @@ pub struct IndexRequest<'a> {
     pub embedder: &'a dyn Embedder,
     /// A previous index directory to reuse (`--previous`); unusable ones are reported and ignored.
     pub previous: Option<&'a Path>,
+    /// Read the files from this snapshot instead of opening `path` at `rev`.
+    pub overlay: Option<&'a OverlaySnapshot>,
+    /// Stop at the bundle (`impact`, `check`, the bot's pull-request answers): files whose facts come
+    /// from the previous index are not read at all.
+    pub graph_only: bool,
 }
 
 /// Hooks for progress display; every method has a no-op default.
@@ -209,7 +216,7 @@ pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver
     let to_read: Vec<FileEntry> = selected
         .iter()
         .enumerate()
-        .filter(|(i, _)| !reuse.keeps_code_chunks[*i])
+        .filter(|(i, _)| if request.graph_only { reuse.parses[*i].is_none() } else { !reuse.keeps_code_chunks[*i] })
         .map(|(_, file)| file.clone())
         .collect();
     let contents = snapshot.read_all(&to_read)?;
@@ -317,7 +324,7 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         previous_status,
         keeps_code_chunks,
         n_files_parsed,
-        ..
+        settings,
     } = build_head(request, observer).await?;
 
     let stage_clock = Instant::now();
@@ -393,6 +400,14 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         chunks: search_stats.hashes,
         timings_ms: timings_ms.clone(),
         answer: Some(AnswerSettings { abstention: crate::answer::abstain::fitted() }),
+        selection: snapshot.folder_in_repository().map(|folder| SelectionRecord {
+            folder: folder.to_string(),
+            enclosing: snapshot.enclosing_folders().to_vec(),
+            exclude: settings.exclude.clone(),
+            source_roots: settings.source_roots.clone(),
+            max_file_bytes: settings.max_file_bytes,
+            test_files: settings.test_files.clone(),
+        }),
     };
     // Written last: a directory with a manifest is a complete index.
     bundle::write_atomically(out_dir, "manifest.json", &bundle::to_canonical_json(&manifest, true)?)?;
@@ -422,7 +437,10 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
 /// The snapshot, the settings it resolves to (with its `strata.toml`), and the Python files selected
 /// and skipped.
 fn open_source(request: &IndexRequest<'_>) -> Result<(Snapshot, IndexSettings, Vec<FileEntry>, Vec<Skipped>)> {
-    let snapshot = Snapshot::open(request.path, request.rev)?;
+    let snapshot = match request.overlay {
+        Some(overlay) => Snapshot::Overlay(overlay.clone()),
+        None => Snapshot::open(request.path, request.rev)?,
+    };
     let file_config = match snapshot.read_path(CONFIG_FILE_NAME)? {
         Some(bytes) => FileConfig::parse(&String::from_utf8_lossy(&bytes))?,
         None => FileConfig::default(),

@@ -13,6 +13,7 @@ pub struct GitSnapshot {
     commit: Option<String>,
     files: Vec<FileEntry>,
     enclosing: Vec<EnclosingFolder>,
+    prefix: String,
 }
 
 impl GitSnapshot {
@@ -34,11 +35,18 @@ impl GitSnapshot {
                 commit: None,
                 files: Vec::new(),
                 enclosing,
+                prefix,
             }));
         }
         let (commit_id, files, package_folders) = list_commit_files(&repository, rev, &prefix)?;
         let enclosing = enclosing_folders(&prefix, &package_folders);
-        Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: Some(commit_id), files, enclosing }))
+        Ok(Some(GitSnapshot {
+            repository: repository.into_sync(),
+            commit: Some(commit_id),
+            files,
+            enclosing,
+            prefix,
+        }))
     }
 
     pub fn enclosing_folders(&self) -> &[EnclosingFolder] {
@@ -47,6 +55,11 @@ impl GitSnapshot {
 
     pub fn commit(&self) -> Option<&str> {
         self.commit.as_deref()
+    }
+
+    /// The indexed folder inside the repository (`src/`), empty for its root.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     pub fn files(&self) -> &[FileEntry] {

@@ -5,6 +5,7 @@
 //! modules (extensions, exclusions, size limits) is `selection`'s pure job, and nothing here parses.
 
 mod git;
+mod overlay;
 mod selection;
 mod worktree;
 
@@ -12,6 +13,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
+pub use overlay::{FileChange, OverlaySnapshot};
 pub use selection::{Exclusions, Skipped, select_python_files};
 
 /// One file of the snapshot: repo-relative POSIX path, git blob id (hex) and size in bytes.
@@ -24,7 +26,7 @@ pub struct FileEntry {
 
 /// One folder on the way from the repository root (or, outside git, the filesystem root) down to the
 /// indexed folder, and whether it holds an `__init__.py` (is a regular package).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EnclosingFolder {
     pub name: String,
     pub is_package: bool,
@@ -51,6 +53,8 @@ pub enum Snapshot {
     // Boxed: gix's repository handle is large and a snapshot is made once per run.
     Git(Box<git::GitSnapshot>),
     Worktree(worktree::WorktreeSnapshot),
+    /// A base index's files with a change laid over them (a pull request's head, for the bot).
+    Overlay(OverlaySnapshot),
 }
 
 impl Snapshot {
@@ -65,7 +69,7 @@ impl Snapshot {
 
     pub fn kind(&self) -> SnapshotKind {
         match self {
-            Snapshot::Git(_) => SnapshotKind::Git,
+            Snapshot::Git(_) | Snapshot::Overlay(_) => SnapshotKind::Git,
             Snapshot::Worktree(_) => SnapshotKind::Worktree,
         }
     }
@@ -74,7 +78,16 @@ impl Snapshot {
     pub fn commit(&self) -> Option<&str> {
         match self {
             Snapshot::Git(snapshot) => snapshot.commit(),
+            Snapshot::Overlay(snapshot) => snapshot.commit(),
             Snapshot::Worktree(_) => None,
+        }
+    }
+
+    /// The indexed folder inside its git repository (`src/`, empty for the root); `None` outside git.
+    pub fn folder_in_repository(&self) -> Option<&str> {
+        match self {
+            Snapshot::Git(snapshot) => Some(snapshot.prefix()),
+            Snapshot::Worktree(_) | Snapshot::Overlay(_) => None,
         }
     }
 
@@ -84,6 +97,7 @@ impl Snapshot {
         match self {
             Snapshot::Git(snapshot) => snapshot.enclosing_folders(),
             Snapshot::Worktree(snapshot) => snapshot.enclosing_folders(),
+            Snapshot::Overlay(snapshot) => snapshot.enclosing_folders(),
         }
     }
 
@@ -100,6 +114,7 @@ impl Snapshot {
         match self {
             Snapshot::Git(snapshot) => snapshot.files(),
             Snapshot::Worktree(snapshot) => snapshot.files(),
+            Snapshot::Overlay(snapshot) => snapshot.files(),
         }
     }
 
@@ -108,6 +123,7 @@ impl Snapshot {
         match self {
             Snapshot::Git(snapshot) => snapshot.read_all(entries),
             Snapshot::Worktree(snapshot) => snapshot.read_all(entries),
+            Snapshot::Overlay(snapshot) => snapshot.read_all(entries),
         }
     }
 

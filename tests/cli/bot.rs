@@ -14,10 +14,10 @@ use zip::write::SimpleFileOptions;
 
 use crate::support::{Index, Repo, index, strata_with_env};
 
-const TOKEN: &str = "ghs_testtoken0123456789abcdefghijkl";
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/github");
+pub(crate) const TOKEN: &str = "ghs_testtoken0123456789abcdefghijkl";
+pub(crate) const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/github");
 /// From the webhook fixture.
-const REPO: &str = "/repos/gagbo/ouro-closures";
+pub(crate) const REPO: &str = "/repos/gagbo/ouro-closures";
 const REPOSITORY_ID: u64 = 537482687;
 const DEFAULT_BRANCH: &str = "trunk";
 const RUN_ID: u64 = 2332938;
@@ -35,7 +35,7 @@ fn shop_index() -> &'static (Index, Vec<u8>) {
     })
 }
 
-fn zip_dir(dir: &Path) -> Vec<u8> {
+pub(crate) fn zip_dir(dir: &Path) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let mut stack = vec![dir.to_path_buf()];
     while let Some(folder) = stack.pop() {
@@ -63,7 +63,7 @@ fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 /// The webhook fixture turned into an `/ask` by a person, on an issue or a pull request.
-fn event(body: &str, association: &str, pull_request: bool) -> Value {
+pub(crate) fn event(body: &str, association: &str, pull_request: bool) -> Value {
     let mut event: Value = serde_json::from_str(
         &std::fs::read_to_string(format!("{FIXTURES}/issue_comment_created_webhook_event.json")).unwrap(),
     )
@@ -116,8 +116,8 @@ fn artifacts(run_id: u64, artifact_id: u64, expired: bool, size: u64) -> Value {
 }
 
 /// A fake GitHub with one trusted index run whose artifact is `zip`, served from a storage host.
-struct FakeGitHub {
-    api: MockServer,
+pub(crate) struct FakeGitHub {
+    pub(crate) api: MockServer,
     storage: MockServer,
 }
 
@@ -127,9 +127,14 @@ impl FakeGitHub {
     }
 
     async fn with_index(zip: Vec<u8>) -> FakeGitHub {
-        let github = FakeGitHub::start().await;
         let commit = shop_index().0.report["commit"].as_str().unwrap().to_string();
-        github.runs(json!([run(RUN_ID, REPOSITORY_ID, &commit)])).await;
+        FakeGitHub::with_index_of(&commit, zip).await
+    }
+
+    /// A trusted index run of `commit` whose artifact is `zip`.
+    pub(crate) async fn with_index_of(commit: &str, zip: Vec<u8>) -> FakeGitHub {
+        let github = FakeGitHub::start().await;
+        github.runs(json!([run(RUN_ID, REPOSITORY_ID, commit)])).await;
         github.artifacts(RUN_ID, artifacts(RUN_ID, ARTIFACT_ID, false, zip.len() as u64)).await;
         github.zip(ARTIFACT_ID, zip).await;
         github.reactions_and_comments().await;
@@ -192,7 +197,7 @@ impl FakeGitHub {
         Mock::given(any()).respond_with(ResponseTemplate::new(500)).with_priority(u8::MAX).mount(&self.api).await;
     }
 
-    async fn requests(&self) -> Vec<Request> {
+    pub(crate) async fn requests(&self) -> Vec<Request> {
         self.api.received_requests().await.unwrap()
     }
 
@@ -209,17 +214,17 @@ impl FakeGitHub {
         self.posted("/reactions").await.iter().map(|r| r["content"].as_str().unwrap().to_string()).collect()
     }
 
-    async fn comments(&self) -> Vec<String> {
+    pub(crate) async fn comments(&self) -> Vec<String> {
         self.posted("/issues/1/comments").await.iter().map(|c| c["body"].as_str().unwrap().to_string()).collect()
     }
 }
 
-struct BotRun {
-    success: bool,
-    stderr: String,
+pub(crate) struct BotRun {
+    pub(crate) success: bool,
+    pub(crate) stderr: String,
 }
 
-async fn run_bot(github: &FakeGitHub, event: &Value, extra_env: &[(&str, &str)]) -> BotRun {
+pub(crate) async fn run_bot(github: &FakeGitHub, event: &Value, extra_env: &[(&str, &str)]) -> BotRun {
     github.catch_all().await;
     let dir = TempDir::new().unwrap();
     let event_path = dir.path().join("event.json");

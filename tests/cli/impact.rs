@@ -8,7 +8,7 @@ use crate::support::{Index, Repo, index, strata};
 
 /// A small package with a cycle (`models` ↔ `cart`), a chain (`api` → `cart` → `pricing` → `utils`)
 /// and tests that reach it through imports and through a package's `__init__.py`.
-fn base_repo() -> Repo {
+pub(crate) fn base_repo() -> Repo {
     let repo = Repo::empty_git();
     repo.write("shop/__init__.py", "");
     repo.write("shop/utils.py", "def round_money(x):\n    return round(x, 2)\n");

@@ -5,6 +5,7 @@
 
 mod ask;
 mod bot;
+mod bot_pull;
 mod eval;
 mod facts;
 mod graph;

@@ -75,6 +75,12 @@ impl Repo {
     }
 
     /// The commit HEAD points to, as hex.
+    /// The git blob id of a file as it is on disk (what GitHub's API calls its `sha`).
+    pub fn blob_id(&self, relative: &str) -> String {
+        let bytes = std::fs::read(self.path().join(relative)).expect("read the fixture file");
+        gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).expect("hash").to_string()
+    }
+
     pub fn head(&self) -> String {
         gix::open(self.path()).expect("open the fixture repository").head_id().expect("a commit").to_string()
     }

@@ -276,6 +276,8 @@ pub enum GraphFormat {
     Mermaid,
     Dot,
     Json,
+    /// The interactive page (as `graph.html`), opening on the view the other options ask for.
+    Html,
 }
 
 #[derive(Debug, Args)]
@@ -338,6 +340,10 @@ pub struct IndexArgs {
     /// re-embedded. A missing or incompatible one gives a warning and a full rebuild.
     #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
     pub previous: Option<PathBuf>,
+    /// The repository's web address, for `graph.html`'s links to each module's code at the indexed
+    /// commit. In GitHub Actions it defaults to `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`.
+    #[arg(long, value_name = "URL", env = "STRATA_REPOSITORY_URL")]
+    pub repository_url: Option<String>,
     /// Embedder for the search index.
     #[arg(long, value_enum, default_value = "builtin", env = "STRATA_EMBEDDER")]
     pub embedder: EmbedderChoice,

@@ -183,10 +183,9 @@ fn breaking(out: &mut String, impact: &Impact, yes_no: bool) {
     let _ = writeln!(out, "These modules import a module this change removes:\n");
     list(
         out,
-        impact
-            .breaking
-            .iter()
-            .map(|b| format!("`{}` imports `{}` (line {}), removed with `{}`", b.importer, b.import, b.line, b.removed)),
+        impact.breaking.iter().map(|b| {
+            format!("`{}` imports `{}` (line {}), removed with `{}`", b.importer, b.import, b.line, b.removed)
+        }),
     );
 }
 
@@ -247,10 +246,7 @@ fn affected(out: &mut String, impact: &Impact, mentioned: &[String], yes_no: boo
         "{} module(s) depend on this change through imports ({runtime} at runtime); each with the chain that reaches a changed module:\n",
         impact.affected.len()
     );
-    list(
-        out,
-        impact.affected.iter().map(|a| a.via.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ")),
-    );
+    list(out, impact.affected.iter().map(|a| a.via.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ")));
 }
 
 /// One line that says everything, so every answer states the whole change.

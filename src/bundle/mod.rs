@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 pub use build::{BuildInput, build_bundle};
 pub use diff::{CycleChange, EdgeRef, Rename, StructuralDiff, diff_bundles, render_diff_markdown};
 pub use facts_table::{FACTS_FILE, FactsTable, read_facts_table, write_facts_table};
-pub use html::render_graph_html;
+pub use html::{CodeLinks, render_graph_html};
 pub use manifest::{
     AbstentionSettings, AnswerSettings, EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, SelectionRecord, ToolInfo,
 };

@@ -11,8 +11,11 @@ use crate::views::render::{dot, mermaid};
 use crate::views::{Level, ViewRequest, view};
 
 pub fn run_graph_command(args: &GraphArgs) -> Result<()> {
-    Manifest::read(&args.index)?;
+    let manifest = Manifest::read(&args.index)?;
     let bundle = read_bundle(&args.index)?;
+    if args.format == GraphFormat::Html {
+        return write_page(args, &manifest, &bundle);
+    }
     let mut request = ViewRequest {
         level: match args.level {
             GraphLevel::Package => Level::Package,
@@ -29,8 +32,38 @@ pub fn run_graph_command(args: &GraphArgs) -> Result<()> {
         GraphFormat::Json => serde_json::to_string_pretty(&shown)? + "\n",
         GraphFormat::Dot => dot(&shown),
         GraphFormat::Mermaid => fitting_mermaid(&bundle, &mut request)?,
+        GraphFormat::Html => unreachable!("written above"),
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// The interactive page, opening on the module to focus on, or the cycles, and without `TYPE_CHECKING`
+/// imports with `--runtime`; code links need the repository's address (`STRATA_REPOSITORY_URL`).
+fn write_page(args: &GraphArgs, manifest: &Manifest, bundle: &Bundle) -> Result<()> {
+    let mut start = Vec::new();
+    if let Some(focus) = &args.focus {
+        let folder = focus.trim_end_matches('/');
+        match crate::views::find_module(bundle, focus) {
+            Some(module) => start.push(format!("module={}", crate::github::percent_encode(module))),
+            None if bundle.folder_index.contains_key(folder) => {
+                start.push(format!("open={}", crate::github::percent_encode(folder)))
+            }
+            None => bail!("--focus {focus} names no module or package (folder) of the index"),
+        }
+    }
+    if args.cycles {
+        start.push("tab=cycles".to_string());
+    }
+    if args.runtime {
+        start.push("tc=0".to_string());
+    }
+    let repository = std::env::var("STRATA_REPOSITORY_URL").ok().filter(|url| !url.is_empty());
+    let links = repository
+        .zip(manifest.selection.as_ref())
+        .map(|(repository, selection)| crate::bundle::CodeLinks { repository, folder: selection.folder.clone() });
+    let page = crate::bundle::render_graph_html(bundle, links.as_ref(), &start.join("&"))?;
+    std::io::stdout().lock().write_all(page.as_bytes())?;
     Ok(())
 }
 

@@ -19,6 +19,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         args.llm.openai_base_url.as_deref(),
         args.llm.openai_api_key.as_ref().map(Secret::expose),
     );
+    let repository_url = args.repository_url.clone().or_else(actions_repository_url);
     let runtime = super::runtime()?;
     let report = runtime.block_on(async {
         let embedder = embedder_for_choice(args.embedder, server.as_ref(), &args.llm.embedding_model).await?;
@@ -30,6 +31,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             embedder: embedder.as_ref(),
             previous: args.previous.as_deref(),
             overlay: None,
+            repository_url: repository_url.as_deref(),
             graph_only: false,
         };
         if in_github_actions() {
@@ -162,4 +164,11 @@ impl IndexObserver for LogGroups {
     fn stage_finished(&self, _stage: Stage) {
         eprintln!("::endgroup::");
     }
+}
+
+/// `https://github.com/owner/name` inside GitHub Actions, from the variables the runner sets.
+fn actions_repository_url() -> Option<String> {
+    let server = std::env::var("GITHUB_SERVER_URL").ok().filter(|s| !s.is_empty())?;
+    let repository = std::env::var("GITHUB_REPOSITORY").ok().filter(|s| !s.is_empty())?;
+    Some(format!("{}/{repository}", server.trim_end_matches('/')))
 }

@@ -43,6 +43,7 @@ fn head_against_base(
         embedder: &embedder,
         previous,
         overlay: None,
+        repository_url: None,
         graph_only: true,
     };
     let head = runtime()?.block_on(crate::pipeline::build_head(&request, &crate::pipeline::Silent))?;

@@ -18,8 +18,8 @@ use super::comment::{
 use super::event::{CommentEvent, Triage, triage};
 use super::pull::{ChangeUnavailable, fetch_pull, list_files, pull_request_impact};
 use super::unzip::{ArchiveLimits, UnsafeArchive};
-use crate::answer::loaded::LoadedIndex;
 use crate::answer::change::{ChangeTopic, answer_about_change, mentioned_modules};
+use crate::answer::loaded::LoadedIndex;
 use crate::answer::{Answer, ChatSettings, Mode};
 use crate::config::LlmServer;
 use crate::secret::Secret;

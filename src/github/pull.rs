@@ -188,12 +188,8 @@ pub async fn pull_request_impact(
         .buffered(BLOB_READS_AT_ONCE)
         .try_collect()
         .await?;
-    let overlay = OverlaySnapshot::new(
-        &manifest.files,
-        changes,
-        selection.enclosing.clone(),
-        Some(pull.head_sha.clone()),
-    );
+    let overlay =
+        OverlaySnapshot::new(&manifest.files, changes, selection.enclosing.clone(), Some(pull.head_sha.clone()));
     let options = IndexOptions {
         exclude: selection.exclude.clone(),
         source_roots: selection.source_roots.clone(),
@@ -209,6 +205,7 @@ pub async fn pull_request_impact(
         embedder: &embedder,
         previous: Some(index_dir),
         overlay: Some(&overlay),
+        repository_url: None,
         graph_only: true,
     };
     let head = build_head(&request, &Silent).await?;

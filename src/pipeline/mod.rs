@@ -44,6 +44,9 @@ pub struct IndexRequest<'a> {
     pub previous: Option<&'a Path>,
     /// Read the files from this snapshot instead of opening `path` at `rev`.
     pub overlay: Option<&'a OverlaySnapshot>,
+    /// The repository's web address (`https://github.com/owner/name`): `graph.html` links each module's
+    /// code at the indexed commit.
+    pub repository_url: Option<&'a str>,
     /// Stop at the bundle (`impact`, `check`, the bot's pull-request answers): files whose facts come
     /// from the previous index are not read at all.
     pub graph_only: bool,
@@ -338,7 +341,11 @@ pub async fn run_index(request: &IndexRequest<'_>, observer: &dyn IndexObserver)
         std::fs::remove_file(&old_manifest).with_context(|| format!("cannot replace {}", old_manifest.display()))?;
     }
     let merge_diagram = previous.as_ref().and_then(|previous| merge_diagram(previous, &bundle, &files));
-    write_bundle_files(out_dir, &bundle, diff.as_ref(), merge_diagram.as_deref(), &selected, &parsed)?;
+    let links = request.repository_url.zip(snapshot.folder_in_repository()).map(|(repository, folder)| {
+        bundle::CodeLinks { repository: repository.to_string(), folder: folder.to_string() }
+    });
+    let pages = Pages { diff: diff.as_ref(), merge_diagram: merge_diagram.as_deref(), links: links.as_ref() };
+    write_bundle_files(out_dir, &bundle, &pages, &selected, &parsed)?;
     observer.stage_finished(Stage::Write);
     record(&mut timings_ms, Stage::Write, stage_clock);
 
@@ -538,11 +545,17 @@ fn merge_diagram(previous: &Previous, bundle: &Bundle, files: &BTreeMap<String, 
 }
 
 /// `bundle.json`, the Parquet tables, `graph.html`, `summary.md` and `facts.parquet`, written side by side.
+/// What the pages (`graph.html`, `summary.md`) show besides the bundle.
+struct Pages<'a> {
+    diff: Option<&'a bundle::StructuralDiff>,
+    merge_diagram: Option<&'a str>,
+    links: Option<&'a bundle::CodeLinks>,
+}
+
 fn write_bundle_files(
     out_dir: &Path,
     bundle: &Bundle,
-    diff: Option<&bundle::StructuralDiff>,
-    merge_diagram: Option<&str>,
+    pages: &Pages<'_>,
     selected: &[FileEntry],
     parsed: &[ParsedFile],
 ) -> Result<()> {
@@ -557,17 +570,21 @@ fn write_bundle_files(
                     bundle::write_facts_table(out_dir, &rows)
                 },
                 || -> Result<()> {
-                    bundle::write_atomically(out_dir, "graph.html", bundle::render_graph_html(bundle)?.as_bytes())?;
+                    bundle::write_atomically(
+                        out_dir,
+                        "graph.html",
+                        bundle::render_graph_html(bundle, pages.links, "")?.as_bytes(),
+                    )?;
                     let mut summary = bundle::render_summary(bundle);
                     if let Some(section) = crate::views::largest_cycle_section(bundle) {
                         summary.push('\n');
                         summary.push_str(&section);
                     }
-                    if let Some(diff) = diff {
+                    if let Some(diff) = pages.diff {
                         summary.push('\n');
                         summary.push_str(&bundle::render_diff_markdown(diff));
                     }
-                    if let Some(diagram) = merge_diagram {
+                    if let Some(diagram) = pages.merge_diagram {
                         summary.push_str("\n### The change as a diagram\n\nChanged and added modules highlighted, their importers one level up, the imports of new or grown cycles in red.\n\n");
                         summary.push_str(diagram);
                     }

@@ -40,13 +40,7 @@ impl GitSnapshot {
         }
         let (commit_id, files, package_folders) = list_commit_files(&repository, rev, &prefix)?;
         let enclosing = enclosing_folders(&prefix, &package_folders);
-        Ok(Some(GitSnapshot {
-            repository: repository.into_sync(),
-            commit: Some(commit_id),
-            files,
-            enclosing,
-            prefix,
-        }))
+        Ok(Some(GitSnapshot { repository: repository.into_sync(), commit: Some(commit_id), files, enclosing, prefix }))
     }
 
     pub fn enclosing_folders(&self) -> &[EnclosingFolder] {

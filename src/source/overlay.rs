@@ -17,8 +17,14 @@ use super::{EnclosingFolder, FileEntry};
 pub enum FileChange {
     /// Added or modified: the new blob id and, when the base index does not hold that blob already,
     /// its bytes (a rename without edits needs none).
-    Write { path: String, blob_id: String, bytes: Option<Vec<u8>> },
-    Delete { path: String },
+    Write {
+        path: String,
+        blob_id: String,
+        bytes: Option<Vec<u8>>,
+    },
+    Delete {
+        path: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -96,8 +102,7 @@ mod tests {
             FileChange::Write { path: "d.py".into(), blob_id: "3".into(), bytes: None },
         ];
         let overlay = OverlaySnapshot::new(&base, changes, Vec::new(), Some("head".into()));
-        let listed: Vec<(&str, &str)> =
-            overlay.files().iter().map(|f| (f.path.as_str(), f.blob_id.as_str())).collect();
+        let listed: Vec<(&str, &str)> = overlay.files().iter().map(|f| (f.path.as_str(), f.blob_id.as_str())).collect();
         assert_eq!(listed, [("a.py", "1"), ("b.py", "20"), ("d.py", "3")]);
         assert_eq!(overlay.read_all(&overlay.files()[1..2]).unwrap(), [b"x = 1\n".to_vec()]);
         let error = overlay.read_all(&overlay.files()[..1]).unwrap_err().to_string();

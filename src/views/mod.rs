@@ -177,16 +177,21 @@ fn package_level(
     (packages.into_values().collect(), edges)
 }
 
+/// The id of the module named by its path or dotted name.
+pub fn find_module<'b>(bundle: &'b Bundle, name: &str) -> Option<&'b str> {
+    bundle.nodes.values().find(|n| n.module == name || n.id == name).map(|n| n.id.as_str())
+}
+
 fn resolve(bundle: &Bundle, nodes: &[ViewNode], focus: &str, request: &ViewRequest) -> anyhow::Result<String> {
     let level = request.level;
     let trimmed = focus.trim_end_matches('/');
     if nodes.iter().any(|n| n.id == trimmed) {
         return Ok(trimmed.to_string());
     }
-    if let Some(node) = bundle.nodes.values().find(|n| n.module == focus || n.id == focus) {
+    if let Some(id) = find_module(bundle, focus) {
         return Ok(match level {
-            Level::Module => node.id.clone(),
-            Level::Package => package_of(bundle, &node.id, request.package_depth),
+            Level::Module => id.to_string(),
+            Level::Package => package_of(bundle, id, request.package_depth),
         });
     }
     anyhow::bail!(

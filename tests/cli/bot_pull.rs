@@ -58,10 +58,8 @@ fn fixture() -> &'static PullFixture {
             file
         };
         let written = ["shop/pricing.py", "shop/discounts.py", "tests/test_legacy.py", "README.md"];
-        let blobs: Vec<(String, Vec<u8>)> = written
-            .iter()
-            .map(|file| (repo.blob_id(file), std::fs::read(repo.path().join(file)).unwrap()))
-            .collect();
+        let blobs: Vec<(String, Vec<u8>)> =
+            written.iter().map(|file| (repo.blob_id(file), std::fs::read(repo.path().join(file)).unwrap())).collect();
         let old = repo.blob_id("shop/old.py");
         let files = json!([
             entry("README.md", "modified", &blobs[3].0, None),
@@ -86,7 +84,11 @@ async fn github_with_pull(head_repository: &str) -> FakeGitHub {
     pull["head"]["sha"] = json!(fixture.head);
     pull["head"]["repo"]["full_name"] = json!(head_repository);
     pull["head"]["repo"]["fork"] = json!(head_repository != "gagbo/ouro-closures");
-    Mock::given(method("GET")).and(path(format!("{REPO}/pulls/1"))).respond_with(json_response(pull)).mount(&github.api).await;
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/pulls/1")))
+        .respond_with(json_response(pull))
+        .mount(&github.api)
+        .await;
     Mock::given(method("GET"))
         .and(path(format!("{REPO}/pulls/1/files")))
         .respond_with(json_response(fixture.files.clone()))

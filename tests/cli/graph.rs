@@ -1,5 +1,6 @@
 //! `strata graph` on fixtures: Mermaid and DOT snapshots at both levels, a module's neighbourhood, the
-//! cycles view with runtime edges only, a structural check of the Mermaid text, and a bad focus.
+//! cycles view with runtime edges only, a structural check of the Mermaid text, a bad focus, and the
+//! interactive page opening on the view asked for.
 
 use std::collections::BTreeSet;
 
@@ -86,4 +87,15 @@ fn the_summary_draws_the_largest_cycle() {
     // No cycle, no section.
     let acyclic = crate::support::index(Repo::git("src_layout").path(), &[]);
     assert!(!String::from_utf8(acyclic.read("summary.md")).unwrap().contains("## The largest import cycle"));
+}
+
+#[test]
+fn the_html_page_opens_on_the_view_asked_for() {
+    let index = index(Repo::git("shop").path(), &[]);
+    let page = graph(&index, &["--format", "html", "--focus", "shop.cart", "--cycles", "--runtime"]);
+    assert!(page.contains("ForceGraph") && page.contains("\"start\":\"module=shop%2Fcart.py&tab=cycles&tc=0\""));
+    let package = graph(&index, &["--format", "html", "--focus", "shop/payments/"]);
+    assert!(package.contains("\"start\":\"open=shop%2Fpayments\""), "a folder opens as a package");
+    let output = strata(&["graph", "--index", index.dir.to_str().unwrap(), "--format", "html", "--focus", "nowhere"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--focus nowhere names no module or package"));
 }

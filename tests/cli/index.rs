@@ -205,10 +205,13 @@ fn parquet_tables_have_one_row_per_node_edge_and_symbol() {
 
 #[test]
 fn graph_html_is_self_contained() {
-    let index = index(Repo::git("cycle").path(), &[]);
+    let index = index(Repo::git("cycle").path(), &["--repository-url", "https://github.com/acme/cycle/"]);
     let html = String::from_utf8(index.read("graph.html")).unwrap();
     assert!(html.contains("ForceGraph") && html.contains("\"a.py\""));
     assert!(!html.contains("src=\"http") && !html.contains("/*STRATA_DATA*/"));
+    // Module panels link the code at the indexed commit.
+    assert!(html.contains("\"repository\":\"https://github.com/acme/cycle\""), "the repository link is packed");
+    assert!(html.contains(&format!("\"commit\":\"{}\"", index.report["commit"].as_str().unwrap())));
 }
 
 #[test]

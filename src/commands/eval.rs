@@ -33,7 +33,8 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
         questions_path: &args.questions,
         seed: args.seed,
         baseline: args.baseline.as_deref(),
-        llm: if args.offline && !args.judge { None } else { server },
+        // Also when answering offline: an index built with an OpenAI embedder embeds questions there.
+        llm: server,
         chat_model: args.chat_model.clone(),
         judge: args.judge,
         judge_cache: &judge_cache,
@@ -79,7 +80,12 @@ fn run_locate_command(args: &EvalArgs) -> Result<()> {
         None => None,
     };
     let requirements = args.require.iter().map(|r| Requirement::parse(r)).collect::<Result<Vec<_>>>()?;
-    let request = LocateRequest { index_dir: &args.index, questions_path: &args.questions, reference, requirements };
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
+    let request =
+        LocateRequest { index_dir: &args.index, questions_path: &args.questions, reference, requirements, server };
     let report = super::runtime()?.block_on(run_locate_eval(&request))?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let title = args.questions.file_stem().map_or("questions".into(), |s| s.to_string_lossy().into_owned());

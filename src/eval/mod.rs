@@ -176,6 +176,9 @@ pub struct LocateRequest<'a> {
     pub questions_path: &'a Path,
     pub reference: Option<locate::Reference>,
     pub requirements: Vec<locate::Requirement>,
+    /// The server of an index built with an OpenAI embedder: questions are embedded there (answers stay
+    /// offline).
+    pub server: Option<LlmServer>,
 }
 
 pub const LOCATE_REPORT_SCHEMA_VERSION: &str = "strata-locate-report@1";
@@ -218,7 +221,7 @@ pub async fn run_locate_eval(request: &LocateRequest<'_>) -> Result<LocateReport
     let text = std::fs::read_to_string(request.questions_path)
         .with_context(|| format!("cannot read the questions {}", request.questions_path.display()))?;
     let questions = parse_locate_questions(&text)?;
-    let index = LoadedIndex::open(request.index_dir, None).await?;
+    let index = LoadedIndex::open(request.index_dir, request.server.as_ref()).await?;
     let missing: Vec<(&str, &str)> = questions
         .iter()
         .flat_map(|q| q.gold_files.iter().map(move |gold| (q.id.as_str(), gold.as_str())))

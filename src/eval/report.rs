@@ -24,7 +24,8 @@ pub struct EvalReport {
     pub schema_version: &'static str,
     pub strata_version: &'static str,
     pub questions_file: String,
-    /// Git blob id of the question file, so reports on different sets are never compared blindly.
+    /// Git blob id of the question file: two reports are on the same set only if these match (`--baseline`
+    /// does not check it; compare the hashes when in doubt).
     pub questions_hash: String,
     pub index: IndexSummary,
     pub seed: u64,

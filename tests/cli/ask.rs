@@ -383,13 +383,25 @@ async fn openai_embeddings_index_and_query_through_the_same_server() {
     let server = MockServer::start().await;
     Mock::given(method("POST")).and(path("/v1/embeddings")).respond_with(FakeEmbeddings).mount(&server).await;
     let base_url = format!("{}/v1", server.uri());
-    let (indexed, answer, without_server) = tokio::task::spawn_blocking(move || {
+    let (indexed, answer, without_server, located) = tokio::task::spawn_blocking(move || {
         let repo = Repo::git("shop");
         let env = [("OPENAI_BASE_URL", base_url.as_str()), ("STRATA_EMBEDDING_MODEL", "fake-embed")];
         let indexed = crate::support::index_with_env(repo.path(), &["--embedder", "openai"], &env);
         let answer = ask_json(&indexed, "How are failed payment charges retried?", &env);
         let without_server = strata(&["ask", "--index", indexed.dir.to_str().unwrap(), "retries"]);
-        (indexed.report.clone(), answer, without_server)
+        // A find-the-code eval answers offline but still embeds its questions on the index's server.
+        let questions = indexed.dir.join("locate.jsonl");
+        std::fs::write(
+            &questions,
+            "{\"id\": \"l1\", \"question\": \"How are failed charges retried?\", \"gold_files\": [\"shop/payments/gateway.py\"], \"category\": \"how\"}\n",
+        )
+        .unwrap();
+        let out = indexed.dir.join("locate-eval");
+        let located = crate::support::strata_with_env(
+            &["eval", "--offline", "--index", indexed.dir.to_str().unwrap(), "--questions", questions.to_str().unwrap(), "--out", out.to_str().unwrap()],
+            &env,
+        );
+        (indexed.report.clone(), answer, without_server, located)
     })
     .await
     .unwrap();
@@ -398,6 +410,7 @@ async fn openai_embeddings_index_and_query_through_the_same_server() {
     assert_eq!(answer["mode"], "retrieval");
     assert_eq!(without_server.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&without_server.stderr).contains("set OPENAI_BASE_URL"));
+    assert!(located.status.success(), "{}", String::from_utf8_lossy(&located.stderr));
     let requests = server.received_requests().await.unwrap();
     assert!(requests.len() >= 3, "probe, chunks and the question are embedded");
 }

@@ -93,6 +93,23 @@ pub struct Clause<'w> {
 const WH: &[&str] = &["what", "which", "who", "whom", "where"];
 const AUX: &[&str] =
     &["is", "are", "does", "do", "did", "can", "could", "will", "would", "has", "have", "was", "were", "should"];
+/// Verbs and adjectives of the asker's mind: a negation in front of one is about the asker, not about
+/// an import ("which I didn't expect", "I don't know if", "not sure whether").
+const ASKERS_MIND: &[&str] = &[
+    "expect",
+    "expected",
+    "know",
+    "think",
+    "believe",
+    "understand",
+    "remember",
+    "recall",
+    "see",
+    "sure",
+    "mind",
+    "care",
+    "want",
+];
 const OPENERS: &[&str] =
     &["hey", "hi", "so", "ok", "okay", "and", "also", "then", "but", "quick", "q", "well", "or", "just"];
 const STARTERS: &[&str] = &[
@@ -516,10 +533,12 @@ impl Clause<'_> {
         self.edge_relation(&names)
     }
 
-    /// "not", "no", "nothing" not already part of a phrase, and not the "not" of "doesn't X import Y?".
+    /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", and
+    /// not one about the asker's mind ("which I didn't expect", "I'm not sure").
     fn negation_left(&self) -> bool {
         self.hits.iter().any(|h| {
             h.cue == Cue::Negation
+                && !(h.end < self.end && ASKERS_MIND.contains(&self.lower(h.end)))
                 && !(h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
                 && !(self.has(Cue::TypeChecking))
         })

@@ -511,6 +511,7 @@ const PHRASES: &[Phrase] = &[
     (&["never"], Cue::Negation),
     (&["zero"], Cue::Negation),
     (&["yes", "or", "no"], Cue::YesNo),
+    (&["y", "n"], Cue::YesNo),
     (&["yes"], Cue::YesNo),
     (&["whether"], Cue::YesNo),
     (&["true", "or", "false"], Cue::YesNo),

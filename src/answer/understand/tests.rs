@@ -267,3 +267,26 @@ fn behaviour_and_unplaced_english_go_to_retrieval() {
     }
     assert_eq!(part("does shop.api depend on shop.cart in any way?").relation, Relation::Reach);
 }
+
+#[test]
+fn a_written_y_n_marks_a_yes_no_question() {
+    // The same as asking "does …?": the marker only says how to answer.
+    let plain = part("does shop.api import shop.cart directly?");
+    for question in ["shop/api.py imports shop.cart directly? y/n", "does shop.api import shop.cart directly (Y/N)"] {
+        let asked = part(question);
+        assert_eq!((asked.relation, ids(&asked), asked.yes_no), (plain.relation, ids(&plain), true), "{question}");
+    }
+}
+
+#[test]
+fn a_negation_about_the_asker_does_not_negate_the_import() {
+    for question in [
+        "shop.api imports shop.cart, which I did not expect. Does it import it directly?",
+        "I'm not sure: does shop.api import shop.cart?",
+    ] {
+        let understood = parse(question);
+        assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+    }
+    // A negation of the import itself is still read as one.
+    assert!(!parse("which modules do not import shop.cart?").complete());
+}

@@ -168,10 +168,12 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
         out.push(word);
         return;
     }
-    let english_pair = text.split_once('/').is_some_and(|(a, b)| {
-        let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
-        words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
-    });
+    // "yes/no", "and/or", "y/n": English, not a path.
+    let english_pair = text.eq_ignore_ascii_case("y/n")
+        || text.split_once('/').is_some_and(|(a, b)| {
+            let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
+            words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
+        });
     if (is_code(&text) || called) && !english_pair {
         let lower = text.to_lowercase();
         out.push(Word {

@@ -170,6 +170,9 @@ mod tests {
 pub enum EmbedderChoice {
     /// Deterministic code-aware hashing, no model and no network (the default).
     Builtin,
+    /// WordLlama l2_supercat, a small semantic model run in-process (16 MB, downloaded once from PyPI
+    /// and cached; `STRATA_MODEL_DIR`).
+    Wordllama,
     /// An OpenAI-compatible `/embeddings` endpoint (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `--embedding-model`).
     Openai,
 }

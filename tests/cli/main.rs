@@ -6,6 +6,7 @@
 mod ask;
 mod bot;
 mod bot_pull;
+mod embedder;
 mod eval;
 mod facts;
 mod graph;

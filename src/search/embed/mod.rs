@@ -1,9 +1,12 @@
-//! Embedders behind one trait: the built-in hashing embedder (no model, no network, deterministic) and
-//! any OpenAI-compatible endpoint. The id and dimension of the embedder that built an index are stored in
+//! Embedders behind one trait: the built-in hashing embedder (no model, no network, deterministic), a
+//! small semantic model run in-process (WordLlama, fetched once and cached), and any OpenAI-compatible
+//! endpoint. The id and dimension of the embedder that built an index are stored in
 //! its manifest; a question is only ever embedded by the same embedder.
 
 mod builtin;
 mod openai;
+mod static_model;
+pub mod wordllama;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -12,6 +15,7 @@ use anyhow::Result;
 
 pub use builtin::HashingEmbedder;
 pub use openai::{OpenAiEmbedder, OpenAiSettings};
+pub use static_model::StaticEmbedder;
 
 /// A future that yields one vector per input text, in order.
 pub type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Vec<f32>>>> + Send + 'a>>;
@@ -34,6 +38,7 @@ pub async fn embedder_for_choice(
 ) -> Result<Box<dyn Embedder>> {
     match choice {
         EmbedderChoice::Builtin => Ok(Box::new(HashingEmbedder)),
+        EmbedderChoice::Wordllama => Ok(Box::new(wordllama::load_wordllama().await?)),
         EmbedderChoice::Openai => {
             let Some(server) = server else {
                 anyhow::bail!(
@@ -54,6 +59,8 @@ pub async fn embedder_for_choice(
 pub async fn embedder_for_index(info: &EmbedderInfo, server: Option<&LlmServer>) -> Result<Box<dyn Embedder>> {
     let embedder: Box<dyn Embedder> = if info.id == HashingEmbedder.id() {
         Box::new(HashingEmbedder)
+    } else if info.id == wordllama::WORDLLAMA_ID {
+        Box::new(wordllama::load_wordllama().await?)
     } else if let Some(model) = info.id.strip_prefix("openai:") {
         let Some(server) = server else {
             anyhow::bail!(

@@ -251,19 +251,7 @@ fn affected(out: &mut String, impact: &Impact, mentioned: &[String], yes_no: boo
 
 /// One line that says everything, so every answer states the whole change.
 fn summary(out: &mut String, impact: &Impact) {
-    let _ = writeln!(
-        out,
-        "**The change:** {} module(s) changed, {} added, {} removed, {} renamed; {} import(s) added, {} removed; {} new or grown cycle(s); {} module(s) affected; {} test module(s) to run.",
-        impact.changed.len(),
-        impact.added.len(),
-        impact.removed.len(),
-        impact.renamed.len(),
-        impact.edges_added.len(),
-        impact.edges_removed.len(),
-        impact.cycles_new.len() + impact.cycles_grown.len(),
-        impact.affected.len(),
-        impact.tests.len(),
-    );
+    let _ = writeln!(out, "**The change:** {}", crate::impact::render::counts_sentence(impact));
     out.push('\n');
     for (title, modules) in [("Changed", &impact.changed), ("Added", &impact.added), ("Removed", &impact.removed)] {
         if !modules.is_empty() {

@@ -14,19 +14,7 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         commit.as_deref().map_or("working tree".to_string(), |c| format!("`{}`", &c[..c.len().min(12)]))
     };
     let _ = writeln!(out, "## strata impact: {} → {}\n", short(&impact.base_commit), short(&impact.head_commit));
-    let runtime = impact.affected.iter().filter(|a| a.runtime).count();
-    let _ = writeln!(
-        out,
-        "{} changed, {} added, {} removed, {} renamed module(s); {} import(s) added, {} removed; {} module(s) affected ({runtime} at runtime); {} test module(s) to run.\n",
-        impact.changed.len(),
-        impact.added.len(),
-        impact.removed.len(),
-        impact.renamed.len(),
-        impact.edges_added.len(),
-        impact.edges_removed.len(),
-        impact.affected.len(),
-        impact.tests.len(),
-    );
+    let _ = writeln!(out, "{}\n", counts_sentence(impact));
     if let Some(diagram) = mermaid(impact) {
         out.push_str(&diagram);
     }
@@ -107,6 +95,23 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         more(&mut out, impact.tests.len());
     }
     out
+}
+
+/// The whole change in one sentence of counts (the Markdown's first line, and every bot answer's).
+pub fn counts_sentence(impact: &Impact) -> String {
+    let runtime = impact.affected.iter().filter(|a| a.runtime).count();
+    format!(
+        "{} changed, {} added, {} removed, {} renamed module(s); {} import(s) added, {} removed; {} new or grown cycle(s); {} module(s) affected ({runtime} at runtime); {} test module(s) to run.",
+        impact.changed.len(),
+        impact.added.len(),
+        impact.removed.len(),
+        impact.renamed.len(),
+        impact.edges_added.len(),
+        impact.edges_removed.len(),
+        impact.cycles_new.len() + impact.cycles_grown.len(),
+        impact.affected.len(),
+        impact.tests.len(),
+    )
 }
 
 /// Most modules a diagram shows: GitHub renders larger ones slowly or not at all.

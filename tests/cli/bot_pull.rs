@@ -44,9 +44,7 @@ fn fixture() -> &'static PullFixture {
         repo.remove("shop/payments/gateway.py");
         repo.write("README.md", "# shop\n");
         repo.commit_all("head");
-        let template: Value =
-            serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/pull_request_files.json")).unwrap())
-                .unwrap();
+        let template = github_fixture("pull_request_files.json");
         let entry = |filename: &str, status: &str, sha: &str, previous: Option<&str>| {
             let mut file = template[0].clone();
             file["filename"] = json!(filename);
@@ -79,23 +77,12 @@ fn fixture() -> &'static PullFixture {
 async fn github_with_pull(head_repository: &str) -> FakeGitHub {
     let fixture = fixture();
     let github = FakeGitHub::with_index_of(&fixture.base_commit, fixture.zip.clone()).await;
-    let mut pull: Value =
-        serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/pull_request.json")).unwrap()).unwrap();
+    let mut pull = github_fixture("pull_request.json");
     pull["head"]["sha"] = json!(fixture.head);
     pull["head"]["repo"]["full_name"] = json!(head_repository);
     pull["head"]["repo"]["fork"] = json!(head_repository != "gagbo/ouro-closures");
-    Mock::given(method("GET"))
-        .and(path(format!("{REPO}/pulls/1")))
-        .respond_with(json_response(pull))
-        .mount(&github.api)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("{REPO}/pulls/1/files")))
-        .respond_with(json_response(fixture.files.clone()))
-        .mount(&github.api)
-        .await;
-    let template: Value =
-        serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/git_blob.json")).unwrap()).unwrap();
+    mount_pull(&github, pull, fixture.files.clone()).await;
+    let template = github_fixture("git_blob.json");
     for (sha, bytes) in &fixture.blobs {
         let mut blob = template.clone();
         blob["sha"] = json!(sha);
@@ -108,6 +95,25 @@ async fn github_with_pull(head_repository: &str) -> FakeGitHub {
             .await;
     }
     github
+}
+
+/// Pull request 1 and its files listing.
+async fn mount_pull(github: &FakeGitHub, pull: Value, files: Value) {
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/pulls/1")))
+        .respond_with(json_response(pull))
+        .mount(&github.api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("{REPO}/pulls/1/files")))
+        .respond_with(json_response(files))
+        .mount(&github.api)
+        .await;
+}
+
+/// A real-shaped payload from `tests/fixtures/github/`.
+fn github_fixture(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/{name}")).unwrap()).unwrap()
 }
 
 fn json_response(body: Value) -> ResponseTemplate {
@@ -213,18 +219,7 @@ async fn an_index_without_a_selection_record_asks_for_a_fresh_index() {
     manifest.as_object_mut().unwrap().remove("selection");
     std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
     let github = FakeGitHub::with_index_of(&fixture.base_commit, zip_dir(&old.dir)).await;
-    Mock::given(method("GET"))
-        .and(path(format!("{REPO}/pulls/1")))
-        .respond_with(json_response(
-            serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/pull_request.json")).unwrap()).unwrap(),
-        ))
-        .mount(&github.api)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("{REPO}/pulls/1/files")))
-        .respond_with(json_response(fixture.files.clone()))
-        .mount(&github.api)
-        .await;
+    mount_pull(&github, github_fixture("pull_request.json"), fixture.files.clone()).await;
     let outcome = run_bot(&github, &event("/ask which tests should I run?", "OWNER", true), &[]).await;
     assert!(!outcome.success);
     let body = &github.comments().await[0];

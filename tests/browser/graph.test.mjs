@@ -93,8 +93,19 @@ const onCanvas = await clickPage.evaluate(() => window.strataView.nodes().filter
 const target = (await view(clickPage)).filter((n) => onCanvas.includes(n.key)).sort((a, b) => a.path.length - b.path.length)[0];
 check(target !== undefined, `a package is on screen to click${target ? ": " + target.path + "/" : ""}`);
 if (target) {
-  await clickPage.mouse.click(target.x, target.y);
-  await clickPage.waitForTimeout(300);
+  // force-graph finds the node under the pointer on its next frame, and the view may still be easing
+  // into place on a slow machine: point at where the node is now, and click once the page reports it
+  // under the pointer.
+  let spot = target;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    spot = (await view(clickPage)).find((n) => n.key === target.key) || spot;
+    await clickPage.mouse.move(spot.x, spot.y);
+    const hovered = await clickPage.waitForFunction((key) => window.strataView.hovered() === key, target.key, { timeout: 1000 })
+      .then(() => true, () => false);
+    if (hovered) break;
+  }
+  await clickPage.mouse.click(spot.x, spot.y);
+  await clickPage.waitForFunction((key) => !window.strataView.nodes().some((n) => n.key === key), target.key, { timeout: 10000 }).catch(() => {});
   const after = await view(clickPage);
   const inner = after.filter((n) => n.path.startsWith(target.path + "/"));
   check(!after.some((n) => n.key === target.key) && inner.length > 0, `a click opens ${target.path}/ into ${inner.length} nodes`);

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark `strata index` against its peers on the same files, in one run (not a test).
 #
-# Measures, on django 5.2.19:
-#   package (a temp copy of django/ alone)  strata, grimp 3.20, and pviz-parser 0.2.2 if asked
-#   sdist   (the whole unpacked sdist)      strata, and pviz if asked (grimp needs a package)
+# Measures, on django 5.2.19 and homeassistant 2025.4.4:
+#   package    (a temp copy of django/ alone)          strata, grimp 3.20, and pviz-parser 0.2.2 if asked
+#   sdist      (the whole unpacked django sdist)       strata, and pviz if asked (grimp needs a package)
+#   ha-package (a temp copy of homeassistant/ alone)   strata, grimp
+#   ha-sdist   (the whole unpacked homeassistant sdist) strata
+# Every stage of strata's run is printed, with the search stage's steps.
 # strata: `strata index ROOT --out DIR --json`: wall, peak RSS, its timings_ms, size of bundle.json.
 # grimp:  grimp.build_graph('django', cache_dir=None) cold in a fresh Python process: wall of
 #         build_graph (inside Python) and of the process, peak RSS.
@@ -11,8 +14,10 @@
 #         Slow (~354 s on the sdist), so only with --with-pviz, and run once.
 # strata and grimp run N times (medians reported); files are read once first so caches are warm.
 #
-# Targets: package: strata parse+graph <= 2x grimp's cold build_graph.
-#          sdist:   strata >= 100x faster than pviz; bundle.json <= 1/4 the size of pviz's JSON.
+# Targets: package:  strata parse+graph <= 2x grimp's cold build_graph.
+#          sdist:    strata >= 100x faster than pviz (354 s measured); bundle.json <= 1/4 of pviz's JSON;
+#                    whole run <= 3.5 s.
+#          ha-sdist: whole run <= 8 s with peak RSS <= 1 GB.
 #
 # usage: bench/index.sh [--runs N] [--with-pviz[=package,sdist]]
 # env:   STRATA_BIN (default: target/release/strata in the repo), CORPUS (default: ../corpus next to
@@ -47,11 +52,17 @@ sdist=$corpus/django-5.2.19
 if [ ! -d "$sdist/django" ]; then
   "$repo/../shared/corpus/fetch.sh" "$corpus" django >&2
 fi
+ha=$corpus/homeassistant-2025.4.4
+if [ ! -d "$ha/homeassistant" ]; then
+  "$repo/../shared/corpus/fetch.sh" "$corpus" homeassistant >&2
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/django-pkg"
 cp -R "$sdist/django" "$tmp/django-pkg/django"
+mkdir "$tmp/ha-pkg"
+cp -R "$ha/homeassistant" "$tmp/ha-pkg/homeassistant"
 results=$tmp/results.tsv n=0
 : >"$results"
 
@@ -98,13 +109,17 @@ echo "strata: $strata ($("$strata" --version)); grimp $("$python" -c 'import gri
   "pviz-parser $("$python" -m pip show pviz-parser 2>/dev/null | sed -n 's/^Version: //p');" \
   "$("$python" --version); $(nproc) cores; $runs runs"
 echo "package: $(find "$tmp/django-pkg" -name '*.py' | wc -l) .py files; sdist: $(find "$sdist" -name '*.py' | wc -l) .py files ($sdist)"
+echo "ha-package: $(find "$tmp/ha-pkg" -name '*.py' | wc -l) .py files; ha-sdist: $(find "$ha" -name '*.py' | wc -l) .py files ($ha)"
 echo
-find "$tmp/django-pkg" "$sdist" -type f -exec cat {} + >/dev/null # warm the page cache
+find "$tmp/django-pkg" "$sdist" "$tmp/ha-pkg" "$ha" -type f -exec cat {} + >/dev/null # warm the page cache
 
 bench_strata package "$tmp/django-pkg"
 bench_grimp package "$tmp/django-pkg" django
 bench_pviz package "$tmp/django-pkg"
 bench_strata sdist "$sdist"
 bench_pviz sdist "$sdist"
+bench_strata ha-package "$tmp/ha-pkg"
+bench_grimp ha-package "$tmp/ha-pkg" homeassistant
+bench_strata ha-sdist "$ha"
 
 "$python" "$here/peers.py" table "$results"

@@ -233,7 +233,17 @@ impl Clause<'_> {
     /// Whether the clause has a cue that asks something on its own.
     pub fn asks(&self) -> bool {
         self.hits.iter().any(|h| {
-            !matches!(h.cue, Cue::Filler | Cue::YesNo | Cue::Have | Cue::Negation | Cue::Direct | Cue::Transitive)
+            !matches!(
+                h.cue,
+                Cue::Filler
+                    | Cue::YesNo
+                    | Cue::Have
+                    | Cue::Negation
+                    | Cue::Direct
+                    | Cue::Transitive
+                    | Cue::Exclude
+                    | Cue::Outside
+            )
         })
     }
 
@@ -358,7 +368,10 @@ impl Clause<'_> {
     pub fn parse(&self) -> Outcome {
         let unknown = self.unknown_words();
         if self.mentions.is_empty() && !self.asks() {
-            let follows_up = self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]);
+            // "members?", "which ones?": a question of framing words alone asks for what came before.
+            let bare_question = self.end > self.start && self.words[self.end - 1].question_after && unknown.is_empty();
+            let follows_up =
+                self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]) || bare_question;
             return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
         }
         if self.has(Cue::Behaviour) || self.in_a_manner() {
@@ -475,6 +488,10 @@ impl Clause<'_> {
         let itself =
             reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
         if self.has(Cue::Cycle) || itself {
+            // "does a chain from X lead back to X?": one module, named twice.
+            let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
+            ids.dedup();
+            let names: Vec<&Mention> = if ids.len() == 1 { names[..1].to_vec() } else { names };
             let relation = match names.len() {
                 0 if self.has(Cue::Most) => Relation::LargestCycle,
                 0 => Relation::Cycles,
@@ -509,7 +526,15 @@ impl Clause<'_> {
                 || (self.has(Cue::Transitive) && !self.has(Cue::Direct))
                 || (depends && self.has(Cue::Transitive));
             let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
-            let plural = self.has_word(&["modules", "files", "ones", "packages"]);
+            // "which module ranks first by how many modules import it": the first noun for what is
+            // ranked says one or several.
+            let plural = self
+                .range()
+                .map(|i| self.lower(i))
+                .find(|w| {
+                    matches!(*w, "module" | "file" | "one" | "package" | "modules" | "files" | "ones" | "packages")
+                })
+                .is_some_and(|w| w.ends_with('s'));
             let asked = self
                 .range()
                 .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
@@ -519,7 +544,12 @@ impl Clause<'_> {
             return Ok(Some(part));
         }
         let negated = self.negation_left();
-        if !strong_names && (self.has(Cue::Leaves) || negated) {
+        // "modules that only import the standard library": no module of the repository.
+        let only_outside = self.has(Cue::Outside)
+            && self.has_word(&["only"])
+            && !self.has(Cue::Exclude)
+            && matches!(edge.map(|h| h.cue), Some(Cue::Verb(_)));
+        if !strong_names && (self.has(Cue::Leaves) || negated || only_outside) {
             let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
             return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
                 Relation::Roots
@@ -531,6 +561,28 @@ impl Clause<'_> {
             return Err("asks about what is not imported, which I do not list".into());
         }
         self.edge_relation(&names)
+    }
+
+    /// "importers of X, not counting Y": a name inside an exclusion (up to the next comma or clause
+    /// start) is a module to leave out, which no answer here does.
+    fn excludes_a_name(&self) -> bool {
+        self.hits.iter().filter(|h| h.cue == Cue::Exclude).any(|h| {
+            let last = &self.words[h.end - 1];
+            if last.comma_after || last.boundary_after {
+                return false;
+            }
+            let mut at = h.end;
+            let mut names = false;
+            while at < self.end && !STARTERS.contains(&self.lower(at)) {
+                names |=
+                    self.mentions.iter().any(|m| m.index == at && !m.unlinked() && (m.strong || !self.covered(at)));
+                if self.words[at].comma_after || self.words[at].boundary_after {
+                    break;
+                }
+                at += 1;
+            }
+            names
+        })
     }
 
     /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", and
@@ -700,8 +752,18 @@ impl Clause<'_> {
             .iter()
             .any(|h| h.cue == Cue::Tests && h.start > 0 && matches!(self.lower(h.start - 1), "which" | "what" | "the"));
         part.only_tests = tests && asks_for_tests && !part.without_tests;
-        if self.has(Cue::Exclude) && !tests && !type_checking {
+        // Leaving out the standard library or third-party packages changes nothing (the graph holds
+        // only the repository's modules), and "only imports stdlib" is a module without repository
+        // imports; any other mention of them asks what the graph cannot answer.
+        let outside = self.has(Cue::Outside);
+        if outside && !self.has(Cue::Exclude) && !(self.has_word(&["only"]) && part.relation == Relation::Leaves) {
+            return Err("asks about imports from outside the repository, which the graph does not hold".into());
+        }
+        if self.has(Cue::Exclude) && !tests && !type_checking && !outside {
             return Err("leaves something out that I cannot leave out".into());
+        }
+        if self.excludes_a_name() {
+            return Err("leaves out a module, which I cannot do".into());
         }
         part.count =
             self.has(Cue::Count) && !matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);

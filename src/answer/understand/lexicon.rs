@@ -34,6 +34,9 @@ pub enum Cue {
     Runtime,
     TypeChecking,
     Exclude,
+    /// The standard library or third-party packages: outside the graph, so leaving them out changes
+    /// nothing, and asking about them is something the graph cannot answer.
+    Outside,
     Tests,
     NonTest,
     Cycle,
@@ -124,6 +127,44 @@ const PHRASES: &[Phrase] = &[
     (&["multiple", "hops"], Cue::Transitive),
     (&["more", "than", "one", "hop"], Cue::Transitive),
     (&["excl"], Cue::Exclude),
+    // Leaving something out, in other words.
+    (&["not", "count"], Cue::Exclude),
+    (&["not", "counted"], Cue::Exclude),
+    (&["not", "considered"], Cue::Exclude),
+    (&["not", "considering"], Cue::Exclude),
+    (&["not", "matter"], Cue::Exclude),
+    (&["irrelevant"], Cue::Exclude),
+    (&["omit"], Cue::Exclude),
+    (&["omitted"], Cue::Exclude),
+    (&["omitting"], Cue::Exclude),
+    (&["disregard"], Cue::Exclude),
+    (&["disregarding"], Cue::Exclude),
+    (&["filter", "out"], Cue::Exclude),
+    (&["filtered", "out"], Cue::Exclude),
+    (&["filtering", "out"], Cue::Exclude),
+    // What lies outside the repository's own modules.
+    (&["stdlib"], Cue::Outside),
+    (&["standard", "library"], Cue::Outside),
+    (&["third", "party"], Cue::Outside),
+    (&["3rd", "party"], Cue::Outside),
+    (&["third-party"], Cue::Outside),
+    (&["external"], Cue::Outside),
+    (&["site", "packages"], Cue::Outside),
+    (&["pypi"], Cue::Outside),
+    // A chain of imports that returns where it started: a cycle.
+    (&["loop", "back"], Cue::Cycle),
+    (&["loops", "back"], Cue::Cycle),
+    (&["looping", "back"], Cue::Cycle),
+    (&["lead", "back"], Cue::Cycle),
+    (&["leads", "back"], Cue::Cycle),
+    (&["leading", "back"], Cue::Cycle),
+    (&["come", "back"], Cue::Cycle),
+    (&["comes", "back"], Cue::Cycle),
+    (&["coming", "back"], Cue::Cycle),
+    (&["circle", "back"], Cue::Cycle),
+    (&["circles", "back"], Cue::Cycle),
+    (&["home", "module"], Cue::Define),
+    (&["written"], Cue::Define),
     (&["not", "care", "about"], Cue::Exclude),
     (&["not", "interested", "in"], Cue::Exclude),
     (&["direct", "indirect"], Cue::Transitive),
@@ -290,6 +331,14 @@ const PHRASES: &[Phrase] = &[
     (&["directly", "and"], Cue::Transitive),
     (&["intermediate"], Cue::Transitive),
     (&["eventually"], Cue::Transitive),
+    (&["ultimately"], Cue::Transitive),
+    (&["in", "the", "end"], Cue::Transitive),
+    (&["deep"], Cue::Transitive),
+    (&["deeply"], Cue::Transitive),
+    (&["nested"], Cue::Transitive),
+    (&["second", "order"], Cue::Transitive),
+    (&["down", "the", "chain"], Cue::Transitive),
+    (&["down", "the", "line"], Cue::Transitive),
     (&["at", "any", "depth"], Cue::Transitive),
     (&["all", "the", "way"], Cue::Transitive),
     (&["any", "chain"], Cue::Transitive),
@@ -431,6 +480,8 @@ const PHRASES: &[Phrase] = &[
     (&["than", "all", "the", "others"], Cue::Most),
     (&["than", "all", "others"], Cue::Most),
     (&["rank"], Cue::Most),
+    (&["ranks"], Cue::Most),
+    (&["ranking"], Cue::Most),
     (&["ranked"], Cue::Most),
     (&["fewest"], Cue::Least),
     (&["least"], Cue::Least),
@@ -557,7 +608,31 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
         }
     }
     negated_scope(words, &mut hits);
+    through_imports(words, &mut hits);
     hits
+}
+
+/// "pulled in through its imports", "via their dependencies": reaching through the imports of the
+/// modules themselves is transitive. "through an import", "via imports" only say by what means one
+/// module reaches another: a manner, not a second relation.
+fn through_imports(words: &[Word], hits: &mut [Hit]) {
+    for at in 0..words.len() {
+        if !matches!(words[at].lower.as_str(), "through" | "via") || words[at].boundary_after || words[at].comma_after {
+            continue;
+        }
+        if hits.iter().any(|h| h.start <= at && at < h.end) {
+            continue;
+        }
+        let mut next = at + 1;
+        let owned = words.get(next).is_some_and(|w| matches!(w.lower.as_str(), "its" | "their"));
+        if owned || words.get(next).is_some_and(|w| matches!(w.lower.as_str(), "a" | "an" | "the")) {
+            next += 1;
+        }
+        let Some(hit) = hits.iter_mut().find(|h| h.start == next) else { continue };
+        if matches!(hit.cue, Cue::Verb(_) | Cue::NounOut(_) | Cue::Passive(Family::Import)) {
+            hit.cue = if owned { Cue::Transitive } else { Cue::Filler };
+        }
+    }
 }
 
 /// "not just its direct imports", "not only the first level": a negation in front of a word for
@@ -778,6 +853,9 @@ pub const FILLER: &[&str] = &[
     "method",
     "def",
     "wondering",
+    "own",
+    "stuff",
+    "wise",
     "curious",
     "need",
     "i'd",

@@ -87,6 +87,8 @@ fn transitive_and_direct() {
     assert_eq!(part("What could break if someone edits shop/pricing.py?").relation, Relation::Dependents);
     assert_eq!(part("everything shop.api pulls in, recursively").relation, Relation::Dependencies);
     assert_eq!(part("what's upstream of shop.api").relation, Relation::Dependencies);
+    assert_eq!(part("what does shop.api ultimately import?").relation, Relation::Dependencies);
+    assert_eq!(part("Which modules end up importing shop.pricing deep down the chain?").relation, Relation::Dependents);
 }
 
 #[test]
@@ -289,4 +291,52 @@ fn a_negation_about_the_asker_does_not_negate_the_import() {
     }
     // A negation of the import itself is still read as one.
     assert!(!parse("which modules do not import shop.cart?").complete());
+}
+
+#[test]
+fn the_standard_library_and_third_party_are_outside_the_graph() {
+    // Leaving them out changes nothing: the graph holds only the repository's modules.
+    let count = part("How many modules of ours does shop.api import, leaving out the standard library?");
+    assert_eq!((count.relation, count.count), (Relation::Imports, true));
+    assert_eq!(part("Which modules import only stdlib packages?").relation, Relation::Leaves);
+    // Asking about them is not an import graph question.
+    assert!(!parse("Which third-party packages does shop.api import?").complete());
+    assert!(!parse("What modules never import external libraries?").complete());
+}
+
+#[test]
+fn exclusions_apply_or_are_declined() {
+    let ranked = part("Disregarding test files, what is the most imported module?");
+    assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true));
+    let runtime = part("With TYPE_CHECKING imports omitted, what depends on shop.models?");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
+    // Leaving out a module is not something an answer here does: not answered as if unsaid.
+    let understood = parse("Which modules import shop.models, not counting shop.api?");
+    assert!(!understood.complete(), "{:?}", understood.parts);
+    assert!(!parse("what does shop.api import, apart from shop.cart").complete());
+}
+
+#[test]
+fn through_their_imports_is_transitive_through_an_import_is_a_manner() {
+    assert_eq!(part("list what shop.api brings in, also through its imports").relation, Relation::Dependencies);
+    let direct = part("which modules depend directly on shop.pricing via an import statement?");
+    assert_eq!((direct.relation, ids(&direct)), (Relation::Importers, vec![PRICING]));
+}
+
+#[test]
+fn a_chain_that_comes_back_is_a_cycle() {
+    let back = part("Can an import chain from shop.cart circle back to shop.cart?");
+    assert_eq!((back.relation, ids(&back), back.yes_no), (Relation::CycleOf, vec![CART], true));
+    assert_eq!(part("Which modules come back around to shop.cart?").relation, Relation::CycleOf);
+    // Two different modules and a cycle word: not one cycle question.
+    assert!(!parse("Does shop.api lead back to shop.cart?").complete());
+}
+
+#[test]
+fn framing_around_the_question() {
+    // A bare question of framing words asks for the statement before it.
+    assert_eq!(part("Import cycles in this repo. Which ones?").relation, Relation::Cycles);
+    // The first noun for what is ranked says one or several.
+    assert_eq!(part("Which module ranks highest by the number of modules importing it?").top, Some(1));
+    assert_eq!(part("Which modules rank highest by importers?").top, Some(10));
 }

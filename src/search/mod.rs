@@ -71,8 +71,9 @@ pub async fn write_search_index(
         .zip(vectors)
         .map(|((chunk, hash), vector)| StoredChunk { chunk, text_hash: hash.clone(), vector })
         .collect();
-    store::write_chunk_table(index_dir, &rows, embedder.dimension()).await?;
+    let steps = store::write_chunk_table(index_dir, &rows, embedder.dimension()).await?;
     timings_ms.insert("table", elapsed_ms(clock));
+    timings_ms.extend(steps.into_iter().map(|(step, ms)| (table_step(step), ms)));
     Ok(SearchIndexStats {
         n_chunks: chunks.len(),
         n_embedded,
@@ -138,6 +139,16 @@ pub async fn update_search_index(
         hashes,
         timings_ms,
     })
+}
+
+/// The report's name of a step of writing the table (`search.table.fts`…).
+fn table_step(step: &'static str) -> &'static str {
+    match step {
+        "create" => "table.create",
+        "fts" => "table.fts",
+        "compact" => "table.compact",
+        other => other,
+    }
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

@@ -47,7 +47,13 @@ pub struct Hit {
 }
 
 /// Writes the table from scratch (replacing any previous one), indexes the text, and compacts.
-pub async fn write_chunk_table(index_dir: &Path, rows: &[StoredChunk<'_>], dimension: usize) -> Result<()> {
+/// Returns the milliseconds each step took (`create`, `fts`, `compact`).
+pub async fn write_chunk_table(
+    index_dir: &Path,
+    rows: &[StoredChunk<'_>],
+    dimension: usize,
+) -> Result<BTreeMap<&'static str, u64>> {
+    let mut steps = Steps::default();
     let db_path = index_dir.join(LANCEDB_DIR);
     if db_path.exists() {
         std::fs::remove_dir_all(&db_path).with_context(|| format!("cannot replace {}", db_path.display()))?;
@@ -63,10 +69,14 @@ pub async fn write_chunk_table(index_dir: &Path, rows: &[StoredChunk<'_>], dimen
         .execute()
         .await
         .context("cannot write the chunk table")?;
+    steps.done("create");
     if !rows.is_empty() {
         create_text_index(&table).await?;
     }
-    compact(&table).await
+    steps.done("fts");
+    compact(&table).await?;
+    steps.done("compact");
+    Ok(steps.0)
 }
 
 /// Updates a copy of a previous table in place: deletes the rows of `stale_ids`, adds `rows` in one batch,

@@ -102,6 +102,12 @@ fn pairs_are_paths_with_their_direction() {
     assert_eq!((ids(&passive), passive.transitive), (vec![API, MODELS], false));
     let path = part("show the chain of imports from shop.api to shop.models");
     assert_eq!((path.relation, ids(&path), path.transitive), (Relation::Reach, vec![API, MODELS], true));
+    let started = part("Which modules lie on an import chain that starts at shop.api and ends at shop.models?");
+    assert_eq!((started.relation, ids(&started), started.transitive), (Relation::Reach, vec![API, MODELS], true));
+    let until = part("Trace the imports from shop.api until you reach shop.models.");
+    assert_eq!(ids(&until), vec![API, MODELS]);
+    let reversed = part("Is there an import path to shop.models from shop.api?");
+    assert_eq!(ids(&reversed), vec![API, MODELS]);
     let changed = part("Would shop.api be affected if shop.models changed?");
     assert_eq!(ids(&changed), vec![API, MODELS]);
 }

@@ -84,6 +84,20 @@ impl Clause<'_> {
             || AFTER.contains(&self.lower(mention.index + 1))
     }
 
+    /// "from A", "starts at A", "starting at A": where a chain begins.
+    fn marks_start(&self, mention: &Mention) -> bool {
+        let before = |back: usize| mention.index.checked_sub(back).map_or("", |i| self.lower(i));
+        before(1) == "from" || (before(1) == "at" && matches!(before(2), "starts" | "starting" | "start"))
+    }
+
+    /// "to B", "ends at B", "until I hit B": where a chain ends.
+    fn marks_end(&self, mention: &Mention) -> bool {
+        let before = |back: usize| mention.index.checked_sub(back).map_or("", |i| self.lower(i));
+        before(1) == "to"
+            || (before(1) == "at" && matches!(before(2), "ends" | "ending" | "end"))
+            || (1..=3).any(|back| matches!(before(back), "until" | "till"))
+    }
+
     /// With two names, the verb between them ("importing A leads to B being imported": "leads to").
     pub(super) fn verb_between(&self, names: &[&Mention]) -> Option<Hit> {
         let [first, second] = names else { return None };
@@ -97,14 +111,18 @@ impl Clause<'_> {
 
     /// Whether `mention` is the importer or the imported, from the primary cue.
     pub(super) fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
-        // "an import from A to B", whatever the cue: the prepositions say it.
-        if names.len() == 2 && self.has_word(&["from"]) && self.has_word(&["to"]) {
-            let after = |word: &str| mention.index > 0 && self.lower(mention.index - 1) == word;
-            if after("from") {
-                return Role::From;
-            }
-            if after("to") {
-                return Role::To;
+        // "an import from A to B", "a chain that starts at A and ends at B", "from A until I hit B",
+        // whatever the cue: the prepositions say it.
+        if let [first, second] = names {
+            let start = if self.marks_start(first) && self.marks_end(second) {
+                Some(first)
+            } else if self.marks_start(second) && self.marks_end(first) {
+                Some(second)
+            } else {
+                None
+            };
+            if let Some(start) = start {
+                return if std::ptr::eq(*start, mention) { Role::From } else { Role::To };
             }
         }
         // "is B among the modules A imports", "is B one of the modules A depends on": B is imported.

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Benchmark building and shipping strata (not a test): per Cargo profile, the build time (cold from an
+# empty target directory with --cold, and incremental after a one-line change to one source file,
+# which is put back afterwards), the binary's
+# size as built and stripped, and the release archive's size and decompression time with each
+# compressor the Action could use (gzip, as today's tar.gz; xz; zstd), side by side in one table.
+#
+# usage: bench/build.sh [--cold] [--profiles dev,fast,release] [--touch FILE]
+#   --cold      also time a build from an empty target directory per profile (release: about an hour
+#               on 2 cores); without it the existing target directory is reused, so the first build
+#               only brings it up to date and is not reported as cold.
+#   --profiles  which profiles to measure (default: dev,fast).
+#   --touch     the source file whose change (a comment line appended) the incremental build measures
+#               (default: a leaf file of the answer stage, src/answer/understand/lexicon.rs).
+# env:  CARGO_TARGET_DIR (the warm target directory, default target/ in the repository).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+usage() { sed -n '/^# usage:/,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; }
+die() { echo "build.sh: $*" >&2; exit 1; }
+
+cold=false profiles="dev,fast" touch_file=src/answer/understand/lexicon.rs
+while [ $# -gt 0 ]; do
+  case $1 in
+    --cold) cold=true; shift ;;
+    --profiles) profiles=${2:?--profiles needs a list}; shift 2 ;;
+    --profiles=*) profiles=${1#*=}; shift ;;
+    --touch) touch_file=${2:?--touch needs a file}; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+cd "$repo"
+[ -f "$touch_file" ] || die "no file $touch_file"
+warm_target=${CARGO_TARGET_DIR:-$repo/target}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/strata-build-bench.XXXXXX")
+cp -p "$touch_file" "$tmp/original"
+trap 'cp -p "$tmp/original" "$touch_file"; rm -rf "$tmp"' EXIT
+
+seconds() { # CMD...: run it quietly, print its wall time in seconds
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >"$tmp/log" 2>&1 || { tail -30 "$tmp/log" >&2; die "failed: $*"; }
+  t1=$(date +%s%N)
+  awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f", ns / 1e9 }'
+}
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+decompress_ms() { # CMD FILE: median of 3 decompressions to /dev/null
+  local runs=() t0 t1
+  for _ in 1 2 3; do
+    t0=$(date +%s%N); $1 <"$2" >/dev/null; t1=$(date +%s%N)
+    runs+=($(((t1 - t0) / 1000000)))
+  done
+  printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p
+}
+
+echo "strata $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1); $(rustc --version); $(nproc) cores"
+echo
+echo "| profile | cold build s | incremental build s (one line of $touch_file) | binary MB | stripped MB | tar.gz MB | tar.xz MB | tar.zst MB | gunzip ms | unxz ms | unzstd ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for profile in ${profiles//,/ }; do
+  dir=$profile
+  [ "$profile" = dev ] && dir=debug
+  cold_s="-"
+  if [ "$cold" = true ]; then
+    cold_s=$(seconds env CARGO_TARGET_DIR="$tmp/cold-$profile" cargo build --locked --profile "$profile")
+    rm -rf "$tmp/cold-$profile"
+  fi
+  # Bring the warm target up to date, then measure the rebuild one changed file costs.
+  seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile" >/dev/null
+  printf '// build benchmark %s\n' "$(date +%s%N)" >>"$touch_file"
+  incremental_s=$(seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile")
+  cp -p "$tmp/original" "$touch_file"
+  bin=$warm_target/$dir/strata
+  size=$(stat -c %s "$bin")
+  mkdir -p "$tmp/archive/strata"
+  cp "$bin" "$tmp/archive/strata/strata"
+  strip "$tmp/archive/strata/strata"
+  stripped=$(stat -c %s "$tmp/archive/strata/strata")
+  tar -C "$tmp/archive" -cf "$tmp/strata.tar" strata
+  gzip -9 -c "$tmp/strata.tar" >"$tmp/strata.tar.gz"
+  xz -9 -T0 -c "$tmp/strata.tar" >"$tmp/strata.tar.xz"
+  zstd -19 -T0 -q -c "$tmp/strata.tar" >"$tmp/strata.tar.zst"
+  echo "| $profile | $cold_s | $incremental_s | $(mb "$size") | $(mb "$stripped") | $(mb "$(stat -c %s "$tmp/strata.tar.gz")") | $(mb "$(stat -c %s "$tmp/strata.tar.xz")") | $(mb "$(stat -c %s "$tmp/strata.tar.zst")") | $(decompress_ms "gzip -dc" "$tmp/strata.tar.gz") | $(decompress_ms "xz -dc" "$tmp/strata.tar.xz") | $(decompress_ms "zstd -dc" "$tmp/strata.tar.zst") |"
+  rm -rf "$tmp/archive" "$tmp"/strata.tar*
+done
+echo
+echo "Archives hold the stripped binary; the release workflow ships tar.gz today. The Action's install"
+echo "step costs the download (size / runner bandwidth) plus the decompression time above."

@@ -291,7 +291,19 @@ impl Clause<'_> {
             && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
             && !self.has(Cue::Count)
             && self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"]);
-        asks_yes_no || whether || elliptical || self.has(Cue::YesNo)
+        asks_yes_no || whether || elliptical || self.has(Cue::YesNo) || self.tag_question()
+    }
+
+    /// A statement turned into a question by a tag after a comma ("…, right?", "…, correct?"), with no
+    /// question word of its own.
+    fn tag_question(&self) -> bool {
+        let last = self.end.checked_sub(1).filter(|&i| i > self.start);
+        last.is_some_and(|i| {
+            self.words[i].question_after
+                && matches!(self.lower(i), "right" | "correct" | "true")
+                && self.words[i - 1].comma_after
+                && !self.has_word(WH)
+        })
     }
 
     /// "in a thread-safe way", "in a lazy manner": how something is done, which is behaviour. Not "in
@@ -543,7 +555,9 @@ impl Clause<'_> {
             part.modules = within.into_iter().collect();
             return Ok(Some(part));
         }
-        let negated = self.negation_left();
+        // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
+        // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
+        let negated = self.negation_left() && !self.tag_question();
         // "modules that only import the standard library": no module of the repository.
         let only_outside = self.has(Cue::Outside)
             && self.has_word(&["only"])

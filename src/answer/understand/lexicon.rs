@@ -800,6 +800,7 @@ pub const FILLER: &[&str] = &[
     "repo",
     "repository",
     "right",
+    "correct",
     "see",
     "separately",
     "set",

@@ -346,3 +346,18 @@ fn framing_around_the_question() {
     assert_eq!(part("Which module ranks highest by the number of modules importing it?").top, Some(1));
     assert_eq!(part("Which modules rank highest by importers?").top, Some(10));
 }
+
+#[test]
+fn a_negative_statement_with_a_tag_asks_the_positive_question() {
+    // The reply's Yes or No follows the fact, as in English replies to negative questions.
+    let direct = part("`shop.api` doesn't import shop.models directly, right?");
+    assert_eq!(
+        (direct.relation, ids(&direct), direct.transitive, direct.yes_no),
+        (Relation::Reach, vec![API, MODELS], false, true)
+    );
+    let nothing = part("Nothing imports shop/pricing.py, correct?");
+    assert_eq!((nothing.relation, ids(&nothing), nothing.yes_no), (Relation::Importers, vec![PRICING], true));
+    // Without the tag, or with a question word, a negation still asks for what is not imported.
+    assert!(!parse("Which modules don't import shop.cart, right?").complete());
+    assert!(!parse("shop.api does not import shop.models.").complete());
+}

@@ -73,7 +73,7 @@ pub async fn write_search_index(
         .collect();
     let steps = store::write_chunk_table(index_dir, &rows, embedder.dimension()).await?;
     timings_ms.insert("table", elapsed_ms(clock));
-    timings_ms.extend(steps.into_iter().map(|(step, ms)| (table_step(step), ms)));
+    timings_ms.extend(steps);
     Ok(SearchIndexStats {
         n_chunks: chunks.len(),
         n_embedded,
@@ -139,16 +139,6 @@ pub async fn update_search_index(
         hashes,
         timings_ms,
     })
-}
-
-/// The report's name of a step of writing the table (`search.table.fts`…).
-fn table_step(step: &'static str) -> &'static str {
-    match step {
-        "create" => "table.create",
-        "fts" => "table.fts",
-        "compact" => "table.compact",
-        other => other,
-    }
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

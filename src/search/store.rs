@@ -47,7 +47,7 @@ pub struct Hit {
 }
 
 /// Writes the table from scratch (replacing any previous one), indexes the text, and compacts.
-/// Returns the milliseconds each step took (`create`, `fts`, `compact`).
+/// Returns the milliseconds each step took (`table.create`, `table.fts`, `table.compact`).
 pub async fn write_chunk_table(
     index_dir: &Path,
     rows: &[StoredChunk<'_>],
@@ -69,13 +69,13 @@ pub async fn write_chunk_table(
         .execute()
         .await
         .context("cannot write the chunk table")?;
-    steps.done("create");
+    steps.done("table.create");
     if !rows.is_empty() {
         create_text_index(&table).await?;
     }
-    steps.done("fts");
+    steps.done("table.fts");
     compact(&table).await?;
-    steps.done("compact");
+    steps.done("table.compact");
     Ok(steps.0)
 }
 

@@ -558,12 +558,7 @@ impl Clause<'_> {
         // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
         // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
         let negated = self.negation_left() && !self.tag_question();
-        // "modules that only import the standard library": no module of the repository.
-        let only_outside = self.has(Cue::Outside)
-            && self.has_word(&["only"])
-            && !self.has(Cue::Exclude)
-            && matches!(edge.map(|h| h.cue), Some(Cue::Verb(_)));
-        if !strong_names && (self.has(Cue::Leaves) || negated || only_outside) {
+        if !strong_names && (self.has(Cue::Leaves) || negated || self.imports_only_outside()) {
             let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
             return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
                 Relation::Roots
@@ -575,6 +570,15 @@ impl Clause<'_> {
             return Err("asks about what is not imported, which I do not list".into());
         }
         self.edge_relation(&names)
+    }
+
+    /// "modules that only import the standard library": modules that import no module of the
+    /// repository.
+    fn imports_only_outside(&self) -> bool {
+        self.has(Cue::Outside)
+            && self.has_word(&["only"])
+            && !self.has(Cue::Exclude)
+            && matches!(self.find(is_edge).map(|h| h.cue), Some(Cue::Verb(_)))
     }
 
     /// "importers of X, not counting Y": a name inside an exclusion (up to the next comma or clause
@@ -766,12 +770,12 @@ impl Clause<'_> {
             .iter()
             .any(|h| h.cue == Cue::Tests && h.start > 0 && matches!(self.lower(h.start - 1), "which" | "what" | "the"));
         part.only_tests = tests && asks_for_tests && !part.without_tests;
-        // Leaving out the standard library or third-party packages changes nothing (the graph holds
-        // only the repository's modules), and "only imports stdlib" is a module without repository
-        // imports; any other mention of them asks what the graph cannot answer.
+        // Leaving out the standard library or third-party packages changes nothing (the graph's edges
+        // join the repository's own modules), and "only imports stdlib" is a module without repository
+        // imports; any other mention of them is not answered from the graph.
         let outside = self.has(Cue::Outside);
-        if outside && !self.has(Cue::Exclude) && !(self.has_word(&["only"]) && part.relation == Relation::Leaves) {
-            return Err("asks about imports from outside the repository, which the graph does not hold".into());
+        if outside && !self.has(Cue::Exclude) && !(self.imports_only_outside() && part.relation == Relation::Leaves) {
+            return Err("asks about imports from outside the repository, which I do not answer from the graph".into());
         }
         if self.has(Cue::Exclude) && !tests && !type_checking && !outside {
             return Err("leaves something out that I cannot leave out".into());

@@ -34,8 +34,8 @@ pub enum Cue {
     Runtime,
     TypeChecking,
     Exclude,
-    /// The standard library or third-party packages: outside the graph, so leaving them out changes
-    /// nothing, and asking about them is something the graph cannot answer.
+    /// The standard library or third-party packages: no edge of the graph reaches them, so leaving them
+    /// out changes nothing, and a question about them is not answered from the graph.
     Outside,
     Tests,
     NonTest,

@@ -308,6 +308,7 @@ fn the_standard_library_and_third_party_are_outside_the_graph() {
     // Asking about them is not an import graph question.
     assert!(!parse("Which third-party packages does shop.api import?").complete());
     assert!(!parse("What modules never import external libraries?").complete());
+    assert!(!parse("Does shop.api only import stdlib modules?").complete());
 }
 
 #[test]

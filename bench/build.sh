@@ -5,13 +5,15 @@
 # size as built and stripped, and the release archive's size and decompression time with each
 # compressor the Action could use (gzip, as today's tar.gz; xz; zstd), side by side in one table.
 #
-# usage: bench/build.sh [--cold] [--profiles dev,fast,release] [--touch FILE]
+# usage: bench/build.sh [--cold] [--profiles dev,fast,release] [--touch FILE,FILE...]
 #   --cold      also time a build from an empty target directory per profile (release: about an hour
-#               on 2 cores); without it the existing target directory is reused, so the first build
+#               on 2 cores), and `cargo test -p strata-core` (the light crate alone, tests included)
+#               from empty; without it the existing target directory is reused, so the first build
 #               only brings it up to date and is not reported as cold.
 #   --profiles  which profiles to measure (default: dev,fast).
-#   --touch     the source file whose change (a comment line appended) the incremental build measures
-#               (default: a leaf file of the answer stage, src/answer/understand/lexicon.rs).
+#   --touch     the source files whose change (a comment line appended, one at a time) the incremental
+#               builds measure (default: one file each in strata-core, strata-answer and the binary
+#               crate, to show what a change rebuilds in each crate of the workspace).
 # env:  CARGO_TARGET_DIR (the warm target directory, default target/ in the repository).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,23 +21,27 @@ repo=$(dirname "$here")
 usage() { sed -n '/^# usage:/,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "build.sh: $*" >&2; exit 1; }
 
-cold=false profiles="dev,fast" touch_file=src/answer/understand/lexicon.rs
+cold=false profiles="dev,fast"
+touch_files=crates/core/src/python/parse.rs,crates/answer/src/understand/lexicon.rs,src/commands/ask.rs
 while [ $# -gt 0 ]; do
   case $1 in
     --cold) cold=true; shift ;;
     --profiles) profiles=${2:?--profiles needs a list}; shift 2 ;;
     --profiles=*) profiles=${1#*=}; shift ;;
-    --touch) touch_file=${2:?--touch needs a file}; shift 2 ;;
+    --touch) touch_files=${2:?--touch needs files}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
 done
 cd "$repo"
-[ -f "$touch_file" ] || die "no file $touch_file"
+IFS=, read -r -a touched <<<"$touch_files"
+for file in "${touched[@]}"; do [ -f "$file" ] || die "no file $file"; done
 warm_target=${CARGO_TARGET_DIR:-$repo/target}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/strata-build-bench.XXXXXX")
-cp -p "$touch_file" "$tmp/original"
-trap 'cp -p "$tmp/original" "$touch_file"; rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/originals"
+for i in "${!touched[@]}"; do cp -p "${touched[$i]}" "$tmp/originals/$i"; done
+restore() { for i in "${!touched[@]}"; do cp -p "$tmp/originals/$i" "${touched[$i]}"; done; }
+trap 'restore; rm -rf "$tmp"' EXIT
 
 seconds() { # CMD...: run it quietly, print its wall time in seconds
   local t0 t1
@@ -56,8 +62,9 @@ decompress_ms() { # CMD FILE: median of 3 decompressions to /dev/null
 
 echo "strata $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1); $(rustc --version); $(nproc) cores"
 echo
-echo "| profile | cold build s | incremental build s (one line of $touch_file) | binary MB | stripped MB | tar.gz MB | tar.xz MB | tar.zst MB | gunzip ms | unxz ms | unzstd ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| profile | cold build s | binary MB | stripped MB | tar.gz MB | tar.xz MB | tar.zst MB | gunzip ms | unxz ms | unzstd ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+incremental_rows=()
 for profile in ${profiles//,/ }; do
   dir=$profile
   [ "$profile" = dev ] && dir=debug
@@ -66,11 +73,14 @@ for profile in ${profiles//,/ }; do
     cold_s=$(seconds env CARGO_TARGET_DIR="$tmp/cold-$profile" cargo build --locked --profile "$profile")
     rm -rf "$tmp/cold-$profile"
   fi
-  # Bring the warm target up to date, then measure the rebuild one changed file costs.
+  # Bring the warm target up to date, then measure the rebuild each changed file costs.
   seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile" >/dev/null
-  printf '// build benchmark %s\n' "$(date +%s%N)" >>"$touch_file"
-  incremental_s=$(seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile")
-  cp -p "$tmp/original" "$touch_file"
+  for file in "${touched[@]}"; do
+    printf '// build benchmark %s\n' "$(date +%s%N)" >>"$file"
+    incremental_rows+=("| $profile | $file | $(seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile") |")
+    restore
+    seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile" >/dev/null
+  done
   bin=$warm_target/$dir/strata
   size=$(stat -c %s "$bin")
   mkdir -p "$tmp/archive/strata"
@@ -81,9 +91,18 @@ for profile in ${profiles//,/ }; do
   gzip -9 -c "$tmp/strata.tar" >"$tmp/strata.tar.gz"
   xz -9 -T0 -c "$tmp/strata.tar" >"$tmp/strata.tar.xz"
   zstd -19 -T0 -q -c "$tmp/strata.tar" >"$tmp/strata.tar.zst"
-  echo "| $profile | $cold_s | $incremental_s | $(mb "$size") | $(mb "$stripped") | $(mb "$(stat -c %s "$tmp/strata.tar.gz")") | $(mb "$(stat -c %s "$tmp/strata.tar.xz")") | $(mb "$(stat -c %s "$tmp/strata.tar.zst")") | $(decompress_ms "gzip -dc" "$tmp/strata.tar.gz") | $(decompress_ms "xz -dc" "$tmp/strata.tar.xz") | $(decompress_ms "zstd -dc" "$tmp/strata.tar.zst") |"
+  echo "| $profile | $cold_s | $(mb "$size") | $(mb "$stripped") | $(mb "$(stat -c %s "$tmp/strata.tar.gz")") | $(mb "$(stat -c %s "$tmp/strata.tar.xz")") | $(mb "$(stat -c %s "$tmp/strata.tar.zst")") | $(decompress_ms "gzip -dc" "$tmp/strata.tar.gz") | $(decompress_ms "xz -dc" "$tmp/strata.tar.xz") | $(decompress_ms "zstd -dc" "$tmp/strata.tar.zst") |"
   rm -rf "$tmp/archive" "$tmp"/strata.tar*
 done
 echo
-echo "Archives hold the stripped binary; the release workflow ships tar.gz today. The Action's install"
+echo "| profile | one line appended to | incremental build s |"
+echo "|---|---|---:|"
+printf '%s\n' "${incremental_rows[@]}"
+if [ "$cold" = true ]; then
+  echo
+  echo "strata-core alone (no LanceDB), tests built from an empty target directory (dev): $(seconds env CARGO_TARGET_DIR="$tmp/cold-core" cargo test --locked -p strata-core --no-run) s"
+  rm -rf "$tmp/cold-core"
+fi
+echo
+echo "Archives hold the stripped binary; releases ship tar.xz (xz -9). The Action's install"
 echo "step costs the download (size / runner bandwidth) plus the decompression time above."

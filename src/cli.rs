@@ -2,12 +2,12 @@
 //! Every flag the GitHub Action can set has a `STRATA_*` environment twin; the LLM endpoint uses the
 //! conventional `OPENAI_BASE_URL` and `OPENAI_API_KEY`.
 
-use crate::secret::Secret;
 use std::path::PathBuf;
+use strata_core::secret::Secret;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::config::EmbedderChoice;
+use strata_core::config::EmbedderChoice;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -198,8 +198,8 @@ pub struct SelectionArgs {
 }
 
 impl SelectionArgs {
-    pub fn options(&self) -> crate::config::IndexOptions {
-        crate::config::IndexOptions {
+    pub fn options(&self) -> strata_core::config::IndexOptions {
+        strata_core::config::IndexOptions {
             exclude: self.exclude.clone(),
             source_roots: self.source_roots.clone(),
             max_file_bytes: self.max_file_bytes,

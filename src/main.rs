@@ -59,7 +59,7 @@ fn exit_for(result: anyhow::Result<()>) -> Exit {
     if is_broken_pipe(&error) {
         return Exit::Success;
     }
-    eprintln!("error: {}", strata::error_text::clean_error_text(&format!("{error:#}")));
+    eprintln!("error: {}", strata_core::error_text::clean_error_text(&format!("{error:#}")));
     Exit::Failure
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the abstention settings of `ask` (src/answer/abstain.rs) and reports them on held-out questions.
+"""Fits the abstention settings of `ask` (crates/answer/src/abstain.rs) and reports them on held-out questions.
 
 Development data: the even lines of the SWE-QA sets (every question answerable) and the unanswerable
 questions in this folder (written for development; the flask and django eval sets' unanswerable

@@ -6,11 +6,11 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use crate::answer::loaded::LoadedIndex;
-use crate::answer::{ChatSettings, render};
 use crate::cli::{AnswerFormat, AskArgs};
-use crate::config::LlmServer;
-use crate::secret::Secret;
+use strata_answer::loaded::LoadedIndex;
+use strata_answer::{ChatSettings, render};
+use strata_core::config::LlmServer;
+use strata_core::secret::Secret;
 
 pub fn run_ask_command(args: &AskArgs) -> Result<()> {
     let questions = match &args.questions {

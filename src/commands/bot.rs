@@ -8,12 +8,12 @@ use anyhow::{Context, Result};
 
 use super::output::escape_data;
 use crate::cli::{BotArgs, GitHubArgs};
-use crate::config::LlmServer;
-use crate::github::bot::{BotOutcome, BotSettings, run_bot};
-use crate::github::client::{ClientSettings, GitHub};
-use crate::github::event::CommentEvent;
-use crate::github::unzip::ArchiveLimits;
-use crate::secret::Secret;
+use strata_core::config::LlmServer;
+use strata_core::secret::Secret;
+use strata_github::bot::{BotOutcome, BotSettings, run_bot};
+use strata_github::client::{ClientSettings, GitHub};
+use strata_github::event::CommentEvent;
+use strata_github::unzip::ArchiveLimits;
 
 pub fn run_bot_command(args: &BotArgs) -> Result<()> {
     let event_json = std::fs::read_to_string(&args.event)

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::impact::contracts::{Contract, Violation, check};
+use strata_core::impact::contracts::{Contract, Violation, check};
 
 #[derive(Serialize)]
 struct CheckReport<'a> {

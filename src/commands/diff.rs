@@ -5,8 +5,8 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::bundle::{Manifest, diff_bundles, read_bundle, render_diff_markdown};
 use crate::cli::{DiffArgs, DiffFormat};
+use strata_core::bundle::{Manifest, diff_bundles, read_bundle, render_diff_markdown};
 
 pub fn run_diff_command(args: &DiffArgs) -> Result<()> {
     let (old_manifest, new_manifest) = (Manifest::read(&args.old)?, Manifest::read(&args.new)?);

@@ -8,11 +8,11 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 
 use crate::cli::EvalArgs;
-use crate::config::LlmServer;
-use crate::eval::locate::{Reference, Requirement, to_markdown as locate_markdown};
-use crate::eval::report::{append_history, to_markdown};
-use crate::eval::{EvalRequest, LocateRequest, is_locate_set, run_eval, run_locate_eval};
-use crate::secret::Secret;
+use strata_core::config::LlmServer;
+use strata_core::secret::Secret;
+use strata_eval::locate::{Reference, Requirement, to_markdown as locate_markdown};
+use strata_eval::report::{append_history, to_markdown};
+use strata_eval::{EvalRequest, LocateRequest, is_locate_set, run_eval, run_locate_eval};
 
 pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.questions)
@@ -45,8 +45,8 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let title = args.questions.file_stem().map_or("questions".into(), |s| s.to_string_lossy().into_owned());
     let markdown = to_markdown(&report, &title);
-    crate::bundle::write_atomically(&args.out, "report.json", &serde_json::to_vec_pretty(&report)?)?;
-    crate::bundle::write_atomically(&args.out, "report.md", markdown.as_bytes())?;
+    strata_core::bundle::write_atomically(&args.out, "report.json", &serde_json::to_vec_pretty(&report)?)?;
+    strata_core::bundle::write_atomically(&args.out, "report.md", markdown.as_bytes())?;
     let history = args.history.clone().unwrap_or_else(|| args.out.join("history.parquet"));
     let recorded_at = std::env::var("STRATA_EVAL_RECORDED_AT").unwrap_or_else(|_| chrono::Utc::now().to_rfc3339());
     let rows = append_history(&history, &report, &recorded_at)?;
@@ -91,8 +91,8 @@ fn run_locate_command(args: &EvalArgs) -> Result<()> {
     let title = args.questions.file_stem().map_or("questions".into(), |s| s.to_string_lossy().into_owned());
     let markdown =
         locate_markdown(&title, &report.overall, &report.by_category, report.reference.as_ref(), &report.questions);
-    crate::bundle::write_atomically(&args.out, "report.json", &serde_json::to_vec_pretty(&report)?)?;
-    crate::bundle::write_atomically(&args.out, "report.md", markdown.as_bytes())?;
+    strata_core::bundle::write_atomically(&args.out, "report.json", &serde_json::to_vec_pretty(&report)?)?;
+    strata_core::bundle::write_atomically(&args.out, "report.md", markdown.as_bytes())?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(markdown.as_bytes())?;
     stdout.flush()?;

@@ -10,12 +10,12 @@ use serde::Deserialize;
 
 use super::bot::{client_settings, limits};
 use super::output::{escape_data, in_github_actions};
-use crate::bundle::Manifest;
 use crate::cli::FetchArgs;
-use crate::github::artifact::{
+use strata_core::bundle::Manifest;
+use strata_github::artifact::{
     IndexSource, MissingIndex, RefusedIndex, download_index, find_index_artifact, short_sha,
 };
-use crate::github::client::GitHub;
+use strata_github::client::GitHub;
 
 #[derive(Deserialize)]
 struct RepositoryInfo {
@@ -30,7 +30,7 @@ pub fn run_fetch_command(args: &FetchArgs) -> Result<()> {
     if args.out.exists() {
         bail!("{} already exists; give `strata fetch --out` a new directory", args.out.display());
     }
-    let token = crate::secret::Secret::new(std::env::var("GITHUB_TOKEN").unwrap_or_default());
+    let token = strata_core::secret::Secret::new(std::env::var("GITHUB_TOKEN").unwrap_or_default());
     let fetched = super::runtime()?.block_on(async {
         let github = GitHub::new(&client_settings(&args.github, token))?;
         let info: RepositoryInfo = github.get_json(&format!("/repos/{owner}/{repo}")).await?;

@@ -5,10 +5,10 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 
-use crate::bundle::{Bundle, Manifest, read_bundle};
 use crate::cli::{GraphArgs, GraphFormat, GraphLevel};
-use crate::views::render::{dot, mermaid};
-use crate::views::{Level, ViewRequest, view};
+use strata_core::bundle::{Bundle, Manifest, read_bundle};
+use strata_core::views::render::{dot, mermaid};
+use strata_core::views::{Level, ViewRequest, view};
 
 pub fn run_graph_command(args: &GraphArgs) -> Result<()> {
     let manifest = Manifest::read(&args.index)?;
@@ -44,10 +44,10 @@ fn write_page(args: &GraphArgs, manifest: &Manifest, bundle: &Bundle) -> Result<
     let mut start = Vec::new();
     if let Some(focus) = &args.focus {
         let folder = focus.trim_end_matches('/');
-        match crate::views::find_module(bundle, focus) {
-            Some(module) => start.push(format!("module={}", crate::github::percent_encode(module))),
+        match strata_core::views::find_module(bundle, focus) {
+            Some(module) => start.push(format!("module={}", strata_github::percent_encode(module))),
             None if bundle.folder_index.contains_key(folder) => {
-                start.push(format!("open={}", crate::github::percent_encode(folder)))
+                start.push(format!("open={}", strata_github::percent_encode(folder)))
             }
             None => bail!("--focus {focus} names no module or package (folder) of the index"),
         }
@@ -61,8 +61,8 @@ fn write_page(args: &GraphArgs, manifest: &Manifest, bundle: &Bundle) -> Result<
     let repository = std::env::var("STRATA_REPOSITORY_URL").ok().filter(|url| !url.is_empty());
     let links = repository
         .zip(manifest.selection.as_ref())
-        .map(|(repository, selection)| crate::bundle::CodeLinks { repository, folder: selection.folder.clone() });
-    let page = crate::bundle::render_graph_html(bundle, links.as_ref(), &start.join("&"))?;
+        .map(|(repository, selection)| strata_core::bundle::CodeLinks { repository, folder: selection.folder.clone() });
+    let page = strata_core::bundle::render_graph_html(bundle, links.as_ref(), &start.join("&"))?;
     std::io::stdout().lock().write_all(page.as_bytes())?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::cli::{ImpactArgs, ImpactFormat};
-use crate::impact::{impact, render::render_markdown, test_file_matcher};
+use strata_core::impact::{impact, render::render_markdown, test_file_matcher};
 
 pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
     let head = super::head_against_base(&args.path, &args.rev, Some(&args.previous), &args.selection)?;

@@ -8,10 +8,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::IndexArgs;
-use crate::config::LlmServer;
-use crate::pipeline::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
-use crate::search::embed::embedder_for_choice;
-use crate::secret::Secret;
+use strata_core::config::LlmServer;
+use strata_core::secret::Secret;
+use strata_index::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
+use strata_search::embed::embedder_for_choice;
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let options = args.selection.options();

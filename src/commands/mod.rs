@@ -30,12 +30,12 @@ fn head_against_base(
     rev: &str,
     previous: Option<&std::path::Path>,
     selection: &crate::cli::SelectionArgs,
-) -> Result<crate::pipeline::Head> {
+) -> Result<strata_index::Head> {
     let options = selection.options();
     // The embedder is never called: it only names the vectors a full index would hold.
-    let embedder = crate::search::embed::HashingEmbedder;
+    let embedder = strata_search::embed::HashingEmbedder;
     let out_dir = std::env::temp_dir();
-    let request = crate::pipeline::IndexRequest {
+    let request = strata_index::IndexRequest {
         path,
         rev,
         out_dir: &out_dir,
@@ -46,7 +46,7 @@ fn head_against_base(
         repository_url: None,
         graph_only: true,
     };
-    let head = runtime()?.block_on(crate::pipeline::build_head(&request, &crate::pipeline::Silent))?;
+    let head = runtime()?.block_on(strata_index::build_head(&request, &strata_index::Silent))?;
     if let (Some(dir), None) = (previous, &head.previous) {
         anyhow::bail!(
             "the base index {} cannot be used ({}); pass the default branch's index directory (`strata fetch` downloads it)",

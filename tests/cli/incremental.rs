@@ -3,8 +3,8 @@
 //! previous artifact cannot be trusted.
 
 use serde_json::Value;
-use strata::search::embed::HashingEmbedder;
-use strata::search::store::ChunkStore;
+use strata_search::embed::HashingEmbedder;
+use strata_search::store::ChunkStore;
 
 use crate::support::{Index, Repo, index, strata};
 

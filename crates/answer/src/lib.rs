@@ -1,0 +1,523 @@
+//! Answers: a question in, an [`Answer`] out (the `ask --format json` contract in `docs/ask.md`).
+//!
+//! Questions the query-understanding layer reads completely are answered exactly from the graph
+//! (`understand` + `structural`); everything else goes to retrieval, with the graph facts of every
+//! module the question names, then to an LLM grounded in the retrieved chunks when one is configured
+//! (`generate`), else to an extractive answer (`extractive`). Every cited module is checked against the
+//! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
+
+pub mod abstain;
+pub mod change;
+pub mod citations;
+pub mod entities;
+pub mod extractive;
+pub mod generate;
+pub mod loaded;
+pub mod render;
+pub mod structural;
+pub mod tools;
+pub mod understand;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use abstain::{Decision, Evidence, TermEvidence};
+
+use strata_core::bundle::{Bundle, Manifest};
+use strata_search::embed::Embedder;
+use strata_search::retrieve::{Retrieval, retrieve};
+use strata_search::store::ChunkStore;
+use strata_search::tokens::{content_terms, stem};
+
+pub use generate::ChatSettings;
+
+/// Longest question accepted, in characters.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+/// Chunks retrieved per question.
+pub const RETRIEVAL_LIMIT: usize = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Structural,
+    Retrieval,
+    Generated,
+    Declined,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Citation {
+    pub id: String,
+    pub module: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextItem {
+    pub id: String,
+    pub module: String,
+    pub score: f32,
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexInfo {
+    pub commit: Option<String>,
+    pub schema_version: String,
+    pub embedder: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub question: String,
+    pub mode: Mode,
+    pub answer: String,
+    pub citations: Vec<Citation>,
+    pub context: Vec<ContextItem>,
+    pub index: IndexInfo,
+    /// Things the reader should know: citations removed, a fallback taken, an ambiguous name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// What the question was understood to ask, with each part's computed result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub understood: Option<understand::Understanding>,
+    /// For answers from retrieval and their declines: the evidence weighed and the decision taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// Details for the log, never shown to the asker: a model server's own error text can name internal
+    /// hosts and say more than a public comment should.
+    #[serde(skip)]
+    pub diagnostics: Vec<String>,
+}
+
+/// The topic of a question about a pull request's change: it points at the change and names no module
+/// the graph could answer about instead ("does this change add a cycle?" is about the change even
+/// though "is there a cycle?" is understood; "we changed cart in this PR: what imports it?" is not).
+fn about_the_change(question: &str, understood: &understand::Understanding) -> Option<change::ChangeTopic> {
+    let topic = change::change_topic(question)?;
+    (!understood.complete() || understood.linked.is_empty()).then_some(topic)
+}
+
+/// The reply to a question about a change where there is none (a terminal, an issue).
+pub const NEEDS_A_PULL_REQUEST: &str = "This question is about a pull request's change, and there is none here. Ask it with `/ask` in a comment on the pull request, or run `strata impact --previous <default branch index>` on its branch.";
+
+/// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
+const SEARCH_DAMAGED: &str = "the search index is damaged (reading it failed)";
+
+/// Everything needed to answer questions about one index.
+pub struct Answerer<'a> {
+    pub bundle: &'a Bundle,
+    pub manifest: &'a Manifest,
+    /// The chunk table, or why there is none (structural questions are still answered).
+    pub store: Result<&'a ChunkStore, &'a str>,
+    pub embedder: &'a dyn Embedder,
+    pub chat: Option<&'a ChatSettings>,
+}
+
+impl Answerer<'_> {
+    pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
+        let question = question.trim();
+        if question.is_empty() {
+            return Ok(self.declined(question, "The question is empty. Ask about the code, for example `what imports <module>?` or `where is <class> defined?`.".to_string(), Vec::new()));
+        }
+        if question.chars().count() > MAX_QUESTION_CHARS {
+            return Ok(self.declined(
+                question,
+                format!("The question is longer than {MAX_QUESTION_CHARS} characters; ask something shorter."),
+                Vec::new(),
+            ));
+        }
+        let linker = entities::EntityLinker::new(self.bundle);
+        let mut understood = understand::understand(question, &linker);
+        // "What does this PR affect?": only the bot on a pull request knows the change.
+        if about_the_change(question, &understood).is_some() {
+            let mut answer = self.declined(question, NEEDS_A_PULL_REQUEST.to_string(), Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
+        }
+        if understood.complete() {
+            let exact = structural::answer_parts(self.bundle, &mut understood.parts);
+            let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
+            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
+        }
+        // A name the graph does not know may still be in the code (a variable, an imported class): then
+        // retrieval answers; a name no code contains (a typo, a module that is not there) is declined.
+        let mut notes = Vec::new();
+        let unknown_in_code = match (&understood.unknown, self.store) {
+            (Some(name), Ok(store)) => store.contains_text(name).await.unwrap_or(false),
+            _ => false,
+        };
+        if let Some(name) = &understood.unknown
+            && unknown_in_code
+        {
+            notes.push(format!(
+                "`{name}` is not a module, file or symbol of the import graph; answered from the code that mentions it"
+            ));
+        } else if let Some(name) = &understood.unknown {
+            let suggestions: Vec<String> =
+                structural::suggestions(self.bundle, name).iter().map(|s| format!("`{s}`")).collect();
+            let hint = if suggestions.is_empty() {
+                String::new()
+            } else {
+                format!(" Did you mean {}?", suggestions.join(", "))
+            };
+            let reason = format!(
+                "I don't know which module `{name}` is: no module, file or symbol of the index matches it.{hint}"
+            );
+            let mut answer = self.declined(question, reason, Vec::new());
+            answer.understood = Some(understood);
+            return Ok(answer);
+        }
+        // With a model, the graph tools may answer what the parser did not understand.
+        let mut diagnostics = Vec::new();
+        if let Some(chat) = self.chat
+            && (understood.about_the_graph || !understood.linked.is_empty())
+        {
+            let search = RetrievalSearch { answerer: self };
+            match tools::answer_with_tools(chat, question, self.bundle, &search).await {
+                Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
+                    let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
+                    let (text, citations, mut tool_notes) = (checked.text, checked.citations, checked.notes);
+                    let context = grounded
+                        .iter()
+                        .map(|id| ContextItem {
+                            id: format!("tool:{id}"),
+                            module: id.clone(),
+                            score: 0.0,
+                            kind: "tool".to_string(),
+                        })
+                        .collect();
+                    let declined = text.to_lowercase().starts_with("i don't know");
+                    tool_notes.insert(0, format!("answered with the graph tools: {}", calls.join(", ")));
+                    let mode = if declined { Mode::Declined } else { Mode::Generated };
+                    let mut answer = self.finish(question, mode, text, citations, context, tool_notes);
+                    answer.understood = Some(understood);
+                    return Ok(answer);
+                }
+                Ok(tools::ToolOutcome::NotUsed(reason)) => {
+                    notes.push(format!("{reason}; answered without the graph tools"))
+                }
+                Err(error) => {
+                    notes.push(
+                        "the graph tools could not be used (the language model failed; details in the log)".into(),
+                    );
+                    diagnostics.push(format!("graph tools: {error:#}"));
+                }
+            }
+        }
+        let mut answer = self.answer_by_retrieval(question, &understood).await?;
+        answer.notes.splice(0..0, notes);
+        answer.diagnostics.splice(0..0, diagnostics);
+        answer.understood = Some(understood);
+        Ok(answer)
+    }
+
+    /// A question not understood completely: hybrid retrieval, with what the graph says about every
+    /// module the question names, then a model or the extractive answer, or a decline.
+    async fn answer_by_retrieval(
+        &self,
+        question: &str,
+        understood: &understand::Understanding,
+    ) -> anyhow::Result<Answer> {
+        let store = match self.store {
+            Ok(store) => store,
+            Err(problem) => return Ok(self.search_unavailable(question, problem)),
+        };
+        // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
+        let mut notes = Vec::new();
+        let mut diagnostics = Vec::new();
+        let chosen_folders = match self.chat {
+            Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
+                Ok(folders) => Some(folders),
+                Err(error) => {
+                    notes.push("folder selection by the language model failed; used lexical folder scoring".into());
+                    diagnostics.push(format!("folder selection: {error:#}"));
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut retrieval =
+            match retrieve(store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await {
+                Ok(retrieval) => retrieval,
+                Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
+            };
+        retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
+        let context = context_items(&retrieval);
+        let evidence = match self.weigh_evidence(store, question, &retrieval).await {
+            Ok(evidence) => evidence,
+            Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
+        };
+        if evidence.decision != Decision::Answer {
+            let reason = decline_reason(&evidence, &retrieval, self.bundle.nodes.len());
+            let mut answer = self.declined(question, reason, context);
+            answer.evidence = Some(evidence);
+            return Ok(answer);
+        }
+        if let Some(chat) = self.chat {
+            match generate::generate(chat, question, &retrieval, self.bundle).await {
+                Ok(generated) => {
+                    let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
+                    let mode = if generated.declined { Mode::Declined } else { Mode::Generated };
+                    notes.extend(checked.notes);
+                    let mut answer = self.finish(question, mode, checked.text, checked.citations, context, notes);
+                    answer.diagnostics = diagnostics;
+                    answer.evidence = Some(evidence);
+                    return Ok(answer);
+                }
+                Err(error) => {
+                    notes.push("the language model could not be reached; this is the offline answer".into());
+                    diagnostics.push(format!("chat: {error:#}"));
+                    let extract = extractive::answer(self.bundle, &retrieval);
+                    let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
+                    let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, notes);
+                    answer.diagnostics = diagnostics;
+                    answer.evidence = Some(evidence);
+                    return Ok(answer);
+                }
+            }
+        }
+        let extract = extractive::answer(self.bundle, &retrieval);
+        let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
+        let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new());
+        answer.evidence = Some(evidence);
+        Ok(answer)
+    }
+
+    /// What the index says about each question word, the features, and the decision.
+    async fn weigh_evidence(
+        &self,
+        store: &ChunkStore,
+        question: &str,
+        retrieval: &Retrieval,
+    ) -> anyhow::Result<Evidence> {
+        let in_context: BTreeSet<String> = retrieval.hits.iter().flat_map(|hit| content_terms(&hit.text)).collect();
+        let mut terms = Vec::new();
+        // One full-text lookup per word, run together.
+        let frequencies = futures::future::try_join_all(
+            retrieval.query_words.iter().map(|word| store.frequency(word, abstain::DF_CAP)),
+        )
+        .await?;
+        for (word, mut chunks) in retrieval.query_words.iter().zip(frequencies) {
+            let token = name_written(question, word);
+            // A name may be split into other tokens in the code ("FastAPI"): look for it as written
+            // (the whole name, since a piece of one, like "ql" of "GraphQL", is inside other words).
+            if let Some(token) = &token
+                && chunks == 0
+                && store.contains_text(token).await?
+            {
+                chunks = 1;
+            }
+            let in_context = in_context.contains(&stem(word));
+            terms.push(TermEvidence { word: word.clone(), chunks, in_context, name: token.is_some() });
+        }
+        let total = store.count().await?;
+        let features = abstain::features(&terms, total);
+        let settings = match &self.manifest.answer {
+            Some(recorded) => recorded.abstention.clone(),
+            None => abstain::fitted(),
+        };
+        let decision = abstain::decide(question, &terms, &features, !retrieval.hits.is_empty(), &settings);
+        Ok(Evidence { terms, features, decision })
+    }
+
+    /// The decline for a question only the search index could answer, when it cannot be used.
+    fn search_unavailable(&self, question: &str, problem: &str) -> Answer {
+        let reason = format!(
+            "I can't search the code for this: {problem}; re-run `strata index` to rebuild it. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
+        );
+        self.declined(question, reason, Vec::new())
+    }
+
+    /// The topic of a question about a pull request's change, unless the question names what it asks
+    /// about well enough for the graph to answer it ("we changed cart in this PR: what imports it?").
+    pub fn change_question(&self, question: &str) -> Option<change::ChangeTopic> {
+        let linker = entities::EntityLinker::new(self.bundle);
+        about_the_change(question, &understand::understand(question, &linker))
+    }
+
+    /// The exact answer to a question about a pull request's change (the bot computes the impact);
+    /// citations are the modules it changed, as they are in the head's bundle.
+    pub fn change_answer(
+        &self,
+        question: &str,
+        head: &Bundle,
+        text: String,
+        cited: &[String],
+        notes: Vec<String>,
+    ) -> Answer {
+        let cited: Vec<(String, Option<(u32, u32)>)> = cited.iter().map(|id| (id.clone(), None)).collect();
+        let citations = citations::cite(head, self.manifest, &cited);
+        self.finish(question, Mode::Structural, text, citations, Vec::new(), notes)
+    }
+
+    fn declined(&self, question: &str, reason: String, context: Vec<ContextItem>) -> Answer {
+        self.finish(question, Mode::Declined, reason, Vec::new(), context, Vec::new())
+    }
+
+    fn finish(
+        &self,
+        question: &str,
+        mode: Mode,
+        answer: String,
+        citations: Vec<Citation>,
+        context: Vec<ContextItem>,
+        notes: Vec<String>,
+    ) -> Answer {
+        Answer {
+            question: question.to_string(),
+            mode,
+            answer,
+            citations,
+            context,
+            index: IndexInfo {
+                commit: self.manifest.commit.clone(),
+                schema_version: self.manifest.bundle_schema_version.clone(),
+                embedder: self.manifest.embedder.id.clone(),
+            },
+            notes,
+            understood: None,
+            evidence: None,
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+/// The `search_code` tool: the same hybrid retrieval as an offline answer, as text for the model.
+struct RetrievalSearch<'a> {
+    answerer: &'a Answerer<'a>,
+}
+
+impl tools::CodeSearch for RetrievalSearch<'_> {
+    async fn search(&self, query: &str) -> anyhow::Result<(String, Vec<String>)> {
+        let store = self.answerer.store.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        let found = retrieve(store, self.answerer.embedder, self.answerer.bundle, query, RETRIEVAL_LIMIT, None).await?;
+        let mut text = String::new();
+        let mut modules = Vec::new();
+        for hit in found.hits.iter().take(6) {
+            let snippet: String = hit.text.chars().take(600).collect();
+            text.push_str(&format!("`{}` lines {}-{}:\n{snippet}\n\n", hit.module, hit.line_start, hit.line_end));
+            modules.push(hit.module.clone());
+        }
+        if text.is_empty() {
+            text = "no code matches".to_string();
+        }
+        Ok((text, modules))
+    }
+}
+
+/// The decline's text: what was searched and why the evidence did not answer it.
+fn decline_reason(evidence: &Evidence, retrieval: &Retrieval, n_modules: usize) -> String {
+    let quoted = |words: &[&str]| {
+        let quoted: Vec<String> = words.iter().map(|word| format!("`{word}`")).collect();
+        match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.join(""),
+        }
+    };
+    let searched = if retrieval.query_words.is_empty() {
+        "no searchable words".to_string()
+    } else {
+        retrieval.query_words.join(", ")
+    };
+    let why = match &evidence.decision {
+        Decision::UnknownNames(names) => {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            format!(" No code in the index mentions {}.", quoted(&names))
+        }
+        Decision::BeyondTheCode(what) => {
+            return format!(
+                "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
+            );
+        }
+        Decision::NoResults => String::new(),
+        Decision::WeakEvidence | Decision::Answer => {
+            let missing: Vec<&str> = evidence.terms.iter().filter(|t| !t.in_context).map(|t| t.word.as_str()).collect();
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!(" None of the retrieved code mentions {}.", quoted(&missing))
+            }
+        }
+    };
+    format!(
+        "I don't know: the index has no code that clearly answers this. I searched the code of {n_modules} modules for: {searched}.{why}"
+    )
+}
+
+fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
+    let mut items: Vec<ContextItem> = retrieval
+        .hits
+        .iter()
+        .map(|hit| ContextItem {
+            id: hit.id.clone(),
+            module: hit.module.clone(),
+            score: hit.score,
+            kind: hit.kind.clone(),
+        })
+        .collect();
+    for (id, _) in &retrieval.graph_facts {
+        items.push(ContextItem {
+            id: format!("graph:{id}"),
+            module: id.clone(),
+            score: 0.0,
+            kind: "graph".to_string(),
+        });
+    }
+    for central in &retrieval.central {
+        items.push(ContextItem {
+            id: format!("module:{central}"),
+            module: central.clone(),
+            score: 0.0,
+            kind: "central".to_string(),
+        });
+    }
+    items
+}
+
+/// The token `word` comes from, when the question writes it as a name rather than an English word:
+/// an acronym or inner capital (`JWT`, `WebSocket`), a capitalised word after the first (`Kafka`), or
+/// an identifier (`cached_property`, `flask.signals`).
+fn name_written(question: &str, word: &str) -> Option<String> {
+    question
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map(|token| token.trim_matches('.'))
+        .filter(|token| !token.is_empty())
+        .enumerate()
+        .filter(|(_, token)| token.to_lowercase().contains(word))
+        .find(|(position, token)| {
+            let inner_capital = token.chars().skip(1).any(char::is_uppercase);
+            let capitalised = *position > 0 && token.chars().next().is_some_and(char::is_uppercase);
+            inner_capital || capitalised || token.contains(['_', '.'])
+        })
+        .map(|(_, token)| token.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_written;
+
+    fn written_as_a_name(question: &str, word: &str) -> bool {
+        name_written(question, word).is_some()
+    }
+
+    #[test]
+    fn names_are_told_from_english_words() {
+        let question = "How does Flask validate JWT tokens over a WebSocket with cached_property?";
+        for word in ["jwt", "socket", "web", "flask", "cached"] {
+            assert!(written_as_a_name(question, word), "{word}");
+        }
+        for word in ["validate", "tokens", "how"] {
+            assert!(!written_as_a_name(question, word), "{word}");
+        }
+        assert!(!written_as_a_name("Kafka events?", "kafka"), "the first word is capitalised anyway");
+        assert_eq!(name_written("Does it speak GraphQL?", "ql").as_deref(), Some("GraphQL"));
+    }
+}

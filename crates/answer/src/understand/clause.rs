@@ -1,0 +1,799 @@
+//! One clause of a question read into a [`Part`]: which modules it names and in which role (the
+//! importer or the imported, from the voice of the verb, the noun, "from … to …", or what changes),
+//! which relation the cue words ask for, and the modifiers. Anything it cannot place — a word about
+//! behaviour, an exclusion it cannot apply, a name that links to nothing, more than one unknown word —
+//! makes the clause [`Outcome::Unsure`] rather than guessed.
+
+use std::collections::BTreeSet;
+
+use super::lexicon::{Cue, FILLER, Family, Hit};
+use super::words::{Word, number};
+use super::{Entity, Part, Relation};
+use crate::entities::Linked;
+
+mod context;
+mod names;
+
+use self::names::Role;
+
+/// A word that may name a module or a symbol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// Position of the word in the question.
+    pub index: usize,
+    pub text: String,
+    /// The module it names and others with the same name.
+    pub module: Option<(String, Vec<String>)>,
+    /// The class or function it names and the modules defining it.
+    pub symbol: Option<(String, Vec<String>)>,
+    /// Written as code or called a module: certainly a name, not English.
+    pub strong: bool,
+    pub possessive: bool,
+    /// `Class.method` when the question also names the class ("the route() method of Scaffold").
+    pub qualified: Option<String>,
+}
+
+impl Mention {
+    pub fn new(index: usize, word: &Word, linked: Option<Linked>, symbol: Option<Vec<String>>, strong: bool) -> Self {
+        let mut module = None;
+        let mut symbol = symbol.map(|modules| (word.text.clone(), modules));
+        match linked {
+            Some(Linked::Module { id, alternatives }) => module = Some((id, alternatives)),
+            Some(Linked::Symbol { name, modules }) => symbol = symbol.or(Some((name, modules))),
+            None => {}
+        }
+        Mention { index, text: word.text.clone(), module, symbol, strong, possessive: word.possessive, qualified: None }
+    }
+
+    /// The module this mention stands for: the module it names, else the module defining its symbol.
+    pub fn entity(&self) -> Option<Entity> {
+        let linked = match (&self.module, &self.symbol) {
+            (Some((id, alternatives)), _) => Linked::Module { id: id.clone(), alternatives: alternatives.clone() },
+            (None, Some((name, modules))) => Linked::Symbol { name: name.clone(), modules: modules.clone() },
+            (None, None) => return None,
+        };
+        Entity::of(&self.text, linked)
+    }
+
+    fn unlinked(&self) -> bool {
+        self.module.is_none() && self.symbol.is_none()
+    }
+}
+
+/// What one clause says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Part(Part),
+    /// Only framing ("Two questions:", "Answer both.").
+    Empty,
+    /// "If so, which ones?": the previous question again, as a list.
+    FollowUp,
+    /// Names and no question ("For A and for B:"); the next clause asks about them.
+    EntitiesOnly(Vec<Entity>),
+    /// A name written as code ("`shop/nonexistent.py`") that names nothing in the index.
+    Unknown(String),
+    Unsure(String),
+}
+
+/// A clause: a range of the question's words with its cues and mentions.
+#[derive(Debug, Clone)]
+pub struct Clause<'w> {
+    words: &'w [Word],
+    start: usize,
+    end: usize,
+    hits: Vec<Hit>,
+    pub mentions: Vec<Mention>,
+    /// Words before this index frame the question ("Before merging,"): unknown ones are not held against it.
+    lenient_until: usize,
+    /// A first-person statement before the question ("I'm reviewing X.", "We noticed …"): scene, not a
+    /// question, whatever its first word.
+    pub scene: bool,
+}
+
+const WH: &[&str] = &["what", "which", "who", "whom", "where"];
+const AUX: &[&str] =
+    &["is", "are", "does", "do", "did", "can", "could", "will", "would", "has", "have", "was", "were", "should"];
+/// Verbs and adjectives of the asker's mind: a negation in front of one is about the asker, not about
+/// an import ("which I didn't expect", "I don't know if", "not sure whether").
+const ASKERS_MIND: &[&str] = &[
+    "expect",
+    "expected",
+    "know",
+    "think",
+    "believe",
+    "understand",
+    "remember",
+    "recall",
+    "see",
+    "sure",
+    "mind",
+    "care",
+    "want",
+];
+const OPENERS: &[&str] =
+    &["hey", "hi", "so", "ok", "okay", "and", "also", "then", "but", "quick", "q", "well", "or", "just"];
+const STARTERS: &[&str] = &[
+    "what", "which", "who", "whom", "where", "how", "why", "does", "do", "did", "is", "are", "can", "could", "would",
+    "will", "list", "show", "give", "tell", "name", "find", "if", "and", "also", "then", "plus", "or", "count", "i",
+    "please", "answer", "so",
+];
+const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
+
+/// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
+/// "also" or "then" when a new question follows ("what imports a and what imports b").
+pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
+    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
+    let mut cuts = vec![0];
+    for i in 0..words.len() {
+        let next = i + 1;
+        if next >= words.len() {
+            break;
+        }
+        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
+            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
+            && !coordinated_predicate(words, hits, next + 1);
+        let comma = words[i].comma_after && starts_clause(next);
+        if words[i].boundary_after || comma || conjunction {
+            cuts.push(next);
+        }
+    }
+    cuts.dedup();
+    cuts.push(words.len());
+    let clause = |start: usize, end: usize| Clause {
+        words,
+        start,
+        end,
+        hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
+        mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
+        lenient_until: start,
+        scene: false,
+    };
+    let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
+    // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
+    // exactly?") belongs to the clause before it, or to the next one when it comes first.
+    let mut i = 0;
+    while clauses.len() > 1 && i < clauses.len() {
+        if clauses[i].only_qualifies() {
+            // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
+            // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
+            let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
+            let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
+            let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
+            let mut merged = clause(start, end);
+            // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
+            let qualifier = &clauses[i];
+            for hit in &mut merged.hits {
+                if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
+                    hit.cue = Cue::Filler;
+                }
+            }
+            clauses[into] = merged;
+            clauses.remove(from);
+            i = 0;
+            continue;
+        }
+        i += 1;
+    }
+    // "Before merging, which …", "Inside the django package, not counting tests, which …": a leading
+    // statement that ends in a comma belongs to the question after it; its framing words are not
+    // held against the question.
+    // "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question
+    // mark, before a clause with one, tells why the question is asked.
+    let asked_later: Vec<bool> = (0..clauses.len())
+        .map(|i| clauses[i + 1..].iter().any(|c| c.end > c.start && words[c.end - 1].question_after))
+        .collect();
+    for (clause, asked_later) in clauses.iter_mut().zip(asked_later) {
+        let first = clause.first_word();
+        let first_person = matches!(clause.lower(first), "i" | "we" | "i'm" | "we're" | "i've" | "we've");
+        let question_mark = clause.end > clause.start && words[clause.end - 1].question_after;
+        clause.scene = first_person && !question_mark && asked_later;
+    }
+    let mut i = 0;
+    while i + 1 < clauses.len() {
+        // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
+        // are not the question's.
+        let leading = clauses[i].is_context()
+            && !clauses[i].is_condition()
+            && clauses[i].end > 0
+            && words[clauses[i].end - 1].comma_after;
+        if leading {
+            let lenient_until = clauses[i].end;
+            let mut merged = clause(clauses[i].start, clauses[i + 1].end);
+            merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
+            clauses[i] = merged;
+            clauses.remove(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    clauses
+}
+
+/// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from
+/// X": after the conjunction an auxiliary (or "be") goes straight on to an import verb, with no subject
+/// of its own, so it continues the same clause (both conditions on the same modules) rather than
+/// starting a question.
+fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
+    let skip = |i: usize| (i..words.len()).find(|&j| !matches!(words[j].lower.as_str(), "also" | "then" | "too"));
+    let Some(aux) = skip(after) else { return false };
+    if !(AUX.contains(&words[aux].lower.as_str())
+        || matches!(words[aux].lower.as_str(), "be" | "been" | "get" | "gets"))
+    {
+        return false;
+    }
+    let Some(verb) = skip(aux + 1) else { return false };
+    hits.iter().any(|h| h.start == verb && is_edge(h.cue))
+}
+
+fn is_edge(cue: Cue) -> bool {
+    matches!(cue, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_))
+}
+
+impl Clause<'_> {
+    /// Whether the clause has a cue that asks something on its own.
+    pub fn asks(&self) -> bool {
+        self.hits.iter().any(|h| {
+            !matches!(
+                h.cue,
+                Cue::Filler
+                    | Cue::YesNo
+                    | Cue::Have
+                    | Cue::Negation
+                    | Cue::Direct
+                    | Cue::Transitive
+                    | Cue::Exclude
+                    | Cue::Outside
+            )
+        })
+    }
+
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
+    fn lower(&self, i: usize) -> &str {
+        self.words.get(i).map_or("", |w| w.lower.as_str())
+    }
+
+    fn has(&self, cue: Cue) -> bool {
+        self.hits.iter().any(|h| h.cue == cue)
+    }
+
+    fn find(&self, wanted: impl Fn(Cue) -> bool) -> Option<Hit> {
+        self.hits.iter().copied().find(|h| wanted(h.cue))
+    }
+
+    fn covered(&self, i: usize) -> bool {
+        self.hits.iter().any(|h| h.start <= i && i < h.end)
+    }
+
+    fn has_word(&self, words: &[&str]) -> bool {
+        self.range().any(|i| words.contains(&self.lower(i)))
+    }
+
+    /// The first word after openers ("hey, quick q:") is an auxiliary: a yes/no question. "Can you list…"
+    /// is a request, not a yes/no question.
+    fn yes_no(&self) -> bool {
+        let first = (self.lenient_until.max(self.start)..self.end).find(|&i| !OPENERS.contains(&self.lower(i)));
+        let asks_yes_no = first.is_some_and(|i| {
+            AUX.contains(&self.lower(i))
+                && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
+        });
+        let whether = self.range().any(|i| {
+            self.lower(i) == "if"
+                && i > 0
+                && matches!(self.lower(i - 1), "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure")
+        });
+        // "anything importing api?", "`x` -> imported anywhere?": no question word, a question mark.
+        let elliptical = self.end > self.start
+            && self.words[self.end - 1].boundary_after
+            && !self.has_word(WH)
+            && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
+            && !self.has(Cue::Count)
+            && self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"]);
+        asks_yes_no || whether || elliptical || self.has(Cue::YesNo) || self.tag_question()
+    }
+
+    /// A statement turned into a question by a tag after a comma ("…, right?", "…, correct?"), with no
+    /// question word of its own.
+    fn tag_question(&self) -> bool {
+        let last = self.end.checked_sub(1).filter(|&i| i > self.start);
+        last.is_some_and(|i| {
+            self.words[i].question_after
+                && matches!(self.lower(i), "right" | "correct" | "true")
+                && self.words[i - 1].comma_after
+                && !self.has_word(WH)
+        })
+    }
+
+    /// "in a thread-safe way", "in a lazy manner": how something is done, which is behaviour. Not "in
+    /// any way" (at all) nor "in a way that runs at runtime" (said by the words after it): a word
+    /// between the article and "way" must describe the manner.
+    fn in_a_manner(&self) -> bool {
+        self.range().any(|i| {
+            let Some(noun) =
+                (i + 3..(i + 6).min(self.end)).find(|&j| matches!(self.lower(j), "way" | "manner" | "fashion"))
+            else {
+                return false;
+            };
+            self.lower(i) == "in"
+                && matches!(self.lower(i + 1), "a" | "an" | "the" | "what" | "which")
+                && (i + 2..noun).all(|j| !self.covered(j) && !FILLER.contains(&self.lower(j)))
+        })
+    }
+
+    /// A count said in the clause ("give me the first 3"), not part of a name.
+    pub fn stated_number(&self) -> Option<usize> {
+        self.range().filter(|&i| !self.mentions.iter().any(|m| m.index == i)).find_map(|i| number(self.lower(i)))
+    }
+
+    /// Every word accounted for: a statement read as the question behind a bare follow-up must be.
+    pub fn fully_placed(&self) -> bool {
+        self.unknown_words().is_empty()
+    }
+
+    /// Words the lexicon, the names and the framing do not account for.
+    fn unknown_words(&self) -> Vec<&str> {
+        self.range()
+            .filter(|&i| {
+                let word = &self.words[i];
+                i >= self.lenient_until
+                    && !self.covered(i)
+                    // A plain English word that happens to name a module or a function ("cache",
+                    // "errors", "log") counts as a name only where a name is expected; written as code
+                    // it always does.
+                    && !self.mentions.iter().any(|m| {
+                        m.index == i && (m.strong || self.placed(m) || self.names_the_repository(m))
+                    })
+                    && !FILLER.contains(&word.lower.as_str())
+                    && !AUX.contains(&word.lower.as_str())
+                    && !PRONOUNS.contains(&word.lower.as_str())
+                    && !matches!(word.lower.as_str(), "how" | "why")
+                    && number(&word.lower).is_none()
+            })
+            .map(|i| self.words[i].lower.as_str())
+            .collect()
+    }
+
+    /// The word right after "which"/"what" names what is asked for: modules, a count, a cycle… or
+    /// something the graph does not hold ("which database", "what arguments").
+    fn asks_for_something_else(&self) -> Option<&str> {
+        let skip = ["other", "of", "the", "kind", "sort", "exactly", "single", "all", "are", "is", "s"];
+        for i in self.range() {
+            if !matches!(self.lower(i), "which" | "what") {
+                continue;
+            }
+            let head = (i + 1..self.end).find(|&j| !skip.contains(&self.lower(j)))?;
+            let word = &self.words[head];
+            let known = self.covered(head)
+                || self.mentions.iter().any(|m| m.index == head && !self.asked_kind(m))
+                || FILLER.contains(&word.lower.as_str())
+                || AUX.contains(&word.lower.as_str())
+                || number(&word.lower).is_some();
+            if !known {
+                return Some(word.text.as_str());
+            }
+        }
+        None
+    }
+
+    pub fn parse(&self) -> Outcome {
+        let unknown = self.unknown_words();
+        if self.mentions.is_empty() && !self.asks() {
+            // "members?", "which ones?": a question of framing words alone asks for what came before.
+            let bare_question = self.end > self.start && self.words[self.end - 1].question_after && unknown.is_empty();
+            let follows_up =
+                self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]) || bare_question;
+            return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
+        }
+        if self.has(Cue::Behaviour) || self.in_a_manner() {
+            return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
+        }
+        if let Some(head) = self.asks_for_something_else() {
+            return Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold"));
+        }
+        // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
+        let main_do = self.range().any(|i| {
+            self.lower(i) == "do"
+                && self.mentions.iter().any(|m| m.index < i)
+                && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
+        });
+        // "What does X use Y for?": a purpose.
+        let purpose = self.end > self.start
+            && self.lower(self.end - 1) == "for"
+            && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use));
+        if main_do || purpose {
+            return Outcome::Unsure("asks what code does or what it is for".into());
+        }
+        if unknown.len() > 1 {
+            return Outcome::Unsure(format!("words I could not place: {}", unknown.join(", ")));
+        }
+        if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
+            // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
+            if !self.asks() {
+                return Outcome::Unsure(format!("`{}` names nothing in the graph and no relation is asked", m.text));
+            }
+            return Outcome::Unknown(m.text.clone());
+        }
+        let mut part = match self.relation() {
+            Ok(Some(part)) => part,
+            Ok(None) => return self.without_relation(),
+            Err(reason) => return Outcome::Unsure(reason),
+        };
+        if let Err(reason) = self.modifiers(&mut part) {
+            return Outcome::Unsure(reason);
+        }
+        Outcome::Part(part)
+    }
+
+    /// A clause with names and no relation: "Locate Flask:", "where is Blueprint?", "For A and for B:".
+    fn without_relation(&self) -> Outcome {
+        if self.has_word(&["where", "find", "locate"])
+            && let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
+        {
+            return Outcome::Part(self.defined_in(m));
+        }
+        let mut entities: Vec<Entity> = self.mentions.iter().filter(|m| m.strong).filter_map(Mention::entity).collect();
+        if entities.is_empty() {
+            entities = self.mentions.iter().filter_map(Mention::entity).collect();
+        }
+        if entities.is_empty() {
+            Outcome::Unsure("no structural question found".into())
+        } else {
+            Outcome::EntitiesOnly(entities)
+        }
+    }
+
+    fn defined_in(&self, mention: &Mention) -> Part {
+        let mut part = Part::new(Relation::DefinedIn);
+        part.symbol = mention.symbol.as_ref().map(|(name, _)| name.clone());
+        if let Some(qualified) = &mention.qualified {
+            part.symbol = Some(qualified.clone());
+        }
+        part
+    }
+
+    /// The relation, its modules and the modifiers that decide which relation it is.
+    fn relation(&self) -> Result<Option<Part>, String> {
+        let names = self.names()?;
+        let entities = |ms: &[&Mention]| ms.iter().filter_map(|m| m.entity()).collect::<Vec<_>>();
+        let edge = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_)));
+        if self.has(Cue::Least) {
+            return Err("asks for the fewest, which I do not rank".into());
+        }
+        let exports_of_module =
+            self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
+        let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
+        let looks_for = self.has_word(&["where", "find", "locate"])
+            && edge.is_none()
+            && names_symbol
+            && self.unknown_words().is_empty()
+            && self.mentions.len() == 1;
+        if !exports_of_module && (self.has(Cue::Define) || looks_for) {
+            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
+            let symbol = with_symbol()
+                .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
+                .or_else(|| with_symbol().find(|m| m.strong))
+                .or_else(|| with_symbol().next());
+            return match symbol {
+                Some(m) => Ok(Some(self.defined_in(m))),
+                None if self.has(Cue::Define) => {
+                    Err("asks where something is defined, but names no class or function I know".into())
+                }
+                None => Ok(None),
+            };
+        }
+        if self.has(Cue::Export) {
+            if names.len() != 1 {
+                return Err("asks for exports without naming one module".into());
+            }
+            let mut part = Part::new(Relation::Exports);
+            part.modules = entities(&names);
+            return Ok(Some(part));
+        }
+        let ranks = self.has(Cue::Most) || self.has(Cue::Top);
+        // "X imports itself", "depends on itself": the reflexive object of a relation, not an emphasis.
+        let reflexive = self
+            .hits
+            .iter()
+            .any(|h| h.cue == Cue::Itself && self.hits.iter().any(|e| is_edge(e.cue) && e.end == h.start));
+        let itself =
+            reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
+        if self.has(Cue::Cycle) || itself {
+            // "does a chain from X lead back to X?": one module, named twice.
+            let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
+            ids.dedup();
+            let names: Vec<&Mention> = if ids.len() == 1 { names[..1].to_vec() } else { names };
+            let relation = match names.len() {
+                0 if self.has(Cue::Most) => Relation::LargestCycle,
+                0 => Relation::Cycles,
+                1 => Relation::CycleOf,
+                _ => return Err("asks about a cycle and several modules".into()),
+            };
+            let mut part = Part::new(relation);
+            part.modules = entities(&names);
+            return Ok(Some(part));
+        }
+        let strong_names = names.iter().any(|m| m.strong);
+        if self.has(Cue::Most) || self.has(Cue::Top) {
+            // "Inside the django package, …": a ranking within a package; any other name is unsure.
+            let within = match names.as_slice() {
+                [] => None,
+                [package]
+                    if package.strong && package.module.as_ref().is_some_and(|(id, _)| id.ends_with("__init__.py")) =>
+                {
+                    package.entity()
+                }
+                _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
+                _ => None,
+            };
+            if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
+                return Err("asks for the most of something other than imports".into());
+            }
+            let depends = matches!(
+                edge.map(|h| h.cue),
+                Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
+            );
+            let transitive = self.has(Cue::Central)
+                || (self.has(Cue::Transitive) && !self.has(Cue::Direct))
+                || (depends && self.has(Cue::Transitive));
+            let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
+            // "which module ranks first by how many modules import it": the first noun for what is
+            // ranked says one or several.
+            let plural = self
+                .range()
+                .map(|i| self.lower(i))
+                .find(|w| {
+                    matches!(*w, "module" | "file" | "one" | "package" | "modules" | "files" | "ones" | "packages")
+                })
+                .is_some_and(|w| w.ends_with('s'));
+            let asked = self
+                .range()
+                .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
+                .find_map(|i| number(self.lower(i)));
+            part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
+            part.modules = within.into_iter().collect();
+            return Ok(Some(part));
+        }
+        // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
+        // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
+        let negated = self.negation_left() && !self.tag_question();
+        if !strong_names && (self.has(Cue::Leaves) || negated || self.imports_only_outside()) {
+            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
+            return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
+                Relation::Roots
+            } else {
+                Relation::Leaves
+            })));
+        }
+        if negated {
+            return Err("asks about what is not imported, which I do not list".into());
+        }
+        self.edge_relation(&names)
+    }
+
+    /// "modules that only import the standard library": modules that import no module of the
+    /// repository.
+    fn imports_only_outside(&self) -> bool {
+        self.has(Cue::Outside)
+            && self.has_word(&["only"])
+            && !self.has(Cue::Exclude)
+            && matches!(self.find(is_edge).map(|h| h.cue), Some(Cue::Verb(_)))
+    }
+
+    /// "importers of X, not counting Y": a name inside an exclusion (up to the next comma or clause
+    /// start) is a module to leave out, which no answer here does.
+    fn excludes_a_name(&self) -> bool {
+        self.hits.iter().filter(|h| h.cue == Cue::Exclude).any(|h| {
+            let last = &self.words[h.end - 1];
+            if last.comma_after || last.boundary_after {
+                return false;
+            }
+            let mut at = h.end;
+            let mut names = false;
+            while at < self.end && !STARTERS.contains(&self.lower(at)) {
+                names |=
+                    self.mentions.iter().any(|m| m.index == at && !m.unlinked() && (m.strong || !self.covered(at)));
+                if self.words[at].comma_after || self.words[at].boundary_after {
+                    break;
+                }
+                at += 1;
+            }
+            names
+        })
+    }
+
+    /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", and
+    /// not one about the asker's mind ("which I didn't expect", "I'm not sure").
+    fn negation_left(&self) -> bool {
+        self.hits.iter().any(|h| {
+            h.cue == Cue::Negation
+                && !(h.end < self.end && ASKERS_MIND.contains(&self.lower(h.end)))
+                && !(h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
+                && !(self.has(Cue::TypeChecking))
+        })
+    }
+
+    fn first_word(&self) -> usize {
+        (self.lenient_until.max(self.start)..self.end)
+            .find(|&i| !OPENERS.contains(&self.lower(i)))
+            .unwrap_or(self.start)
+    }
+
+    /// Imports, importers, dependents, dependencies, or a path between two modules.
+    fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, String> {
+        // "users of X via import", "importers of X through …": the noun whose "of" names the module
+        // says the relation; a verb or noun after it only says how.
+        let noun_of = self.hits.iter().copied().find(|h| {
+            matches!(h.cue, Cue::NounOut(_) | Cue::NounIn(_))
+                && self.lower(h.end) == "of"
+                && names
+                    .iter()
+                    .any(|m| m.index == h.end + 1 || (m.index == h.end + 2 && self.lower(h.end + 1) == "the"))
+        });
+        let path_between = self
+            .find(|c| c == Cue::Path)
+            .filter(|_| self.has_word(&["from", "between"]) || !self.has(Cue::Impact))
+            .filter(|_| names.len() == 2);
+        let primary = noun_of
+            .filter(|_| names.len() == 1)
+            .or(path_between)
+            .or_else(|| self.verb_between(names))
+            .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
+            .or_else(|| self.find(|c| c == Cue::Impact).filter(|_| self.has(Cue::Change)))
+            .or_else(|| self.find(|c| matches!(c, Cue::NounOut(_) | Cue::NounIn(_))))
+            .or_else(|| self.find(|c| matches!(c, Cue::Impact | Cue::Upstream | Cue::Change)))
+            .or_else(|| self.find(|c| c == Cue::Path));
+        let Some(primary) = primary else {
+            return Ok(None);
+        };
+        if names.is_empty() {
+            return Err("asks about imports without naming a module I know".into());
+        }
+        let family = match primary.cue {
+            Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
+            _ => Family::Depend,
+        };
+        let names: Vec<&Mention> = names.to_vec();
+        let names = names.as_slice();
+        // "which modules must come with it (directly or indirectly imported)?": a name governed by a
+        // preposition cannot be the subject of a passive, and without "by" nothing says whose imports
+        // the participle means.
+        if matches!(primary.cue, Cue::Passive(_)) && !self.has_word(&["by"]) {
+            let governed = names.iter().any(|m| {
+                m.index < primary.start
+                    && m.index > 0
+                    && matches!(self.lower(m.index - 1), "with" | "for" | "into" | "onto" | "alongside")
+            });
+            if governed {
+                return Err("a passive without its agent, after a name that cannot be its subject".into());
+            }
+        }
+        // "modules that depend on X and are depended on by X": both directions at once is a cycle
+        // question in other words, not one relation.
+        if let [only] = names {
+            let edges: Vec<Hit> =
+                self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
+            let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
+            if roles.len() > 1 && !self.has_pronoun() {
+                return Err("asks about imports in both directions at once".into());
+            }
+        }
+        let same_module =
+            names.len() == 2 && names[0].module.as_ref().map(|m| &m.0) == names[1].module.as_ref().map(|m| &m.0);
+        let roles: Vec<Role> = if same_module {
+            // "modules that depend on X and are depended on by X": each X by the relation word before it.
+            names
+                .iter()
+                .map(|m| {
+                    let nearest = self
+                        .hits
+                        .iter()
+                        .copied()
+                        .rfind(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && h.end <= m.index);
+                    self.role(m, nearest.unwrap_or(primary), names)
+                })
+                .collect()
+        } else {
+            names.iter().map(|m| self.role(m, primary, names)).collect()
+        };
+        let from: Vec<&Mention> =
+            names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
+        let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
+        let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
+        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
+        let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
+        // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
+        // answers "how" or "why".
+        // "How does importing A lead to B?" is a path; "how does X depend on the current context" with an
+        // English-looking name is about behaviour.
+        let path_verb = ["lead", "leads", "reach", "reaches", "get", "gets", "end", "ends", "come"]
+            .contains(&self.lower(primary.start));
+        let english_name = names.iter().any(|m| !m.strong);
+        if asks_how && (family == Family::Use || (english_name && !path_verb && !self.has(Cue::Path))) {
+            return Err("asks how code uses other code, which is behaviour".into());
+        }
+        let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
+        // "modules that depend on X and that X depends on": X's import cycle.
+        if from.len() == 1 && to.len() == 1 && from[0].entity().map(|e| e.id) == to[0].entity().map(|e| e.id) {
+            let mut part = Part::new(Relation::CycleOf);
+            part.modules = vec![entity(from[0])?];
+            return Ok(Some(part));
+        }
+        if from.len() == 1 && to.len() == 1 {
+            let mut part = Part::new(Relation::Reach);
+            part.modules = vec![entity(from[0])?, entity(to[0])?];
+            part.transitive = !direct
+                && (explicit_transitive
+                    || asks_how
+                    || self.has(Cue::Path)
+                    || self.has(Cue::Impact)
+                    || family != Family::Import);
+            return Ok(Some(part));
+        }
+        if asks_how {
+            return Err("asks how, which only a path between two modules answers".into());
+        }
+        let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
+        let (relation, ms) = match (from.is_empty(), to.is_empty()) {
+            (false, true) => {
+                let transitive = !direct && (explicit_transitive || (family == Family::Depend && everything));
+                (if transitive { Relation::Dependencies } else { Relation::Imports }, from)
+            }
+            (true, false) => {
+                let transitive = !direct
+                    && (explicit_transitive
+                        || self.has(Cue::Impact)
+                        || (family == Family::Depend && !matches!(primary.cue, Cue::Passive(_))));
+                (if transitive { Relation::Dependents } else { Relation::Importers }, to)
+            }
+            _ => return Err("the roles of the modules named are unclear".into()),
+        };
+        let mut part = Part::new(relation);
+        part.modules = ms.into_iter().map(entity).collect::<Result<_, _>>()?;
+        Ok(Some(part))
+    }
+
+    /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.
+    fn modifiers(&self, part: &mut Part) -> Result<(), String> {
+        let type_checking = self.has(Cue::TypeChecking);
+        part.runtime = self.has(Cue::Runtime)
+            || (type_checking && (self.has(Cue::Exclude) || self.has(Cue::Negation) || self.has(Cue::NonTest)));
+        if type_checking && !part.runtime {
+            return Err("asks about type-checking imports alone".into());
+        }
+        let tests = self.has(Cue::Tests);
+        part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
+        // "which tests import X": the tests are what is asked for; "re-run tests" is not a restriction.
+        let asks_for_tests = self
+            .hits
+            .iter()
+            .any(|h| h.cue == Cue::Tests && h.start > 0 && matches!(self.lower(h.start - 1), "which" | "what" | "the"));
+        part.only_tests = tests && asks_for_tests && !part.without_tests;
+        // Leaving out the standard library or third-party packages changes nothing (the graph's edges
+        // join the repository's own modules), and "only imports stdlib" is a module without repository
+        // imports; any other mention of them is not answered from the graph.
+        let outside = self.has(Cue::Outside);
+        if outside && !self.has(Cue::Exclude) && !(self.imports_only_outside() && part.relation == Relation::Leaves) {
+            return Err("asks about imports from outside the repository, which I do not answer from the graph".into());
+        }
+        if self.has(Cue::Exclude) && !tests && !type_checking && !outside {
+            return Err("leaves something out that I cannot leave out".into());
+        }
+        if self.excludes_a_name() {
+            return Err("leaves out a module, which I cannot do".into());
+        }
+        part.count =
+            self.has(Cue::Count) && !matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);
+        part.yes_no = self.yes_no();
+        if part.only_tests
+            && !matches!(
+                part.relation,
+                Relation::Importers | Relation::Dependents | Relation::Imports | Relation::Dependencies
+            )
+        {
+            return Err("restricts to tests where I cannot".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,146 @@
+//! How a clause relates to the rest of the question: names it takes over from a statement or a clause
+//! before it (pronouns, "that cycle", a topic put first), qualifiers it carries ("Leaving out
+//! TYPE_CHECKING imports,"), and whether it is a statement that sets the scene rather than asks.
+
+use super::{AUX, Clause, Mention, PRONOUNS, STARTERS, WH, is_edge};
+use crate::understand::lexicon::{Cue, Hit};
+
+impl Clause<'_> {
+    /// Takes over names from another clause, placed where a pronoun stands ("each of them"), else at the
+    /// end. A name taken over was said as a name before ("services: importers?"), so it counts as one
+    /// here even where a plain word would not.
+    pub fn adopt(&mut self, mentions: Vec<Mention>) {
+        let at = (self.start..self.end).find(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).unwrap_or(self.end);
+        self.mentions = mentions.into_iter().map(|m| Mention { index: at, strong: true, ..m }).collect();
+    }
+
+    /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import
+    /// words of a clause are allowed only next to "TYPE_CHECKING" or "runtime".
+    pub(super) fn only_qualifies(&self) -> bool {
+        let qualifier = |c: Cue| {
+            matches!(
+                c,
+                Cue::Exclude
+                    | Cue::Tests
+                    | Cue::NonTest
+                    | Cue::TypeChecking
+                    | Cue::Runtime
+                    | Cue::Direct
+                    | Cue::Transitive
+                    | Cue::Count
+                    | Cue::Top
+                    | Cue::Most
+                    | Cue::YesNo
+                    | Cue::Filler
+                    | Cue::Have
+                    | Cue::Negation
+            )
+        };
+        let about_type_checking = self.has(Cue::TypeChecking) || self.has(Cue::Runtime);
+        self.mentions.is_empty()
+            && !self.hits.is_empty()
+            && self.hits.iter().any(|h| !matches!(h.cue, Cue::Filler | Cue::Have | Cue::Negation))
+            && self.hits.iter().all(|h| qualifier(h.cue) || (about_type_checking && is_edge(h.cue)))
+            && !self.has_word(WH)
+    }
+
+    /// "that cycle", "this module": a reference back to names said before.
+    pub fn refers_back(&self) -> bool {
+        self.range().any(|i| {
+            matches!(self.lower(i), "that" | "this" | "those")
+                && matches!(self.lower(i + 1), "cycle" | "module" | "file" | "package" | "one" | "loop")
+        })
+    }
+
+    /// The position of "it" or "them", where a name said before stands.
+    pub fn pronoun_at(&self) -> Option<usize> {
+        self.range().find(|&i| matches!(self.lower(i), "it" | "them"))
+    }
+
+    /// Adds a name said before where "it" stands ("Does it depend on ctx?" after "We want tasks to …").
+    pub fn resolve_it(&mut self, said_before: &[Mention]) {
+        let Some(at) = self.pronoun_at() else { return };
+        let named: Vec<Option<String>> =
+            self.mentions.iter().map(|m| m.module.as_ref().map(|(id, _)| id.clone())).collect();
+        if let Some(other) = said_before.iter().find(|m| !named.contains(&m.module.as_ref().map(|(id, _)| id.clone())))
+        {
+            self.mentions.push(Mention { index: at, ..other.clone() });
+            self.mentions.sort_by_key(|m| m.index);
+        }
+    }
+
+    /// "`a` -> who imports it?": a name put first as the topic stands where its pronoun is.
+    pub fn topicalize(&mut self) {
+        let Some(wh) = self.range().find(|&i| WH.contains(&self.lower(i)) || self.lower(i) == "how") else { return };
+        let Some(pronoun) = (wh..self.end).find(|&i| matches!(self.lower(i), "it" | "them" | "each")) else { return };
+        if self.mentions.iter().any(|m| m.index > wh) {
+            return;
+        }
+        for mention in &mut self.mentions {
+            mention.index = pronoun;
+        }
+    }
+
+    /// A statement around the question ("We're untangling the payments code.", "Before merging,"):
+    /// no question mark, and it starts neither like a question nor like a request.
+    pub fn is_context(&self) -> bool {
+        let first = self.first_word();
+        let opens_a_question = STARTERS.contains(&self.lower(first)) || AUX.contains(&self.lower(first));
+        let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
+        (!question_mark && !opens_a_question) || self.is_condition() || self.scene
+    }
+
+    /// "Before I split api into two files, can you list the modules it imports?": when no name is
+    /// placed in the clause, the one module named before "it" is what "it" stands for, so it takes the
+    /// pronoun's place (its role comes from there).
+    pub fn antecede(&mut self) {
+        let Some(at) = self.pronoun_at() else { return };
+        if self.mentions.iter().any(|m| m.strong || self.placed(m)) {
+            return;
+        }
+        let before: Vec<usize> = (0..self.mentions.len())
+            .filter(|&k| self.mentions[k].index < at && self.mentions[k].module.is_some())
+            .collect();
+        if let [only] = before[..] {
+            self.mentions[only].index = at;
+        }
+    }
+
+    /// "If X breaks, …", "If I copy X somewhere, …": a condition that sets the scene for the question
+    /// after the comma (its names are what "it" refers to), not a question of its own. "If so, …"
+    /// is a follow-up, not a condition.
+    pub fn is_condition(&self) -> bool {
+        let first = self.first_word();
+        self.lower(first) == "if"
+            && !matches!(self.lower(first + 1), "so" | "yes" | "not")
+            && self.end > self.start
+            && self.words[self.end - 1].comma_after
+            && !self.words[self.end - 1].question_after
+    }
+
+    /// The cues that qualify a question (runtime only, tests left out), to carry into the next clause.
+    pub fn qualifiers(&self) -> Vec<Hit> {
+        let type_checking = self.has(Cue::TypeChecking);
+        let tests_out = self.has(Cue::Exclude) || self.has(Cue::NonTest);
+        self.hits
+            .iter()
+            .copied()
+            .filter(|h| match h.cue {
+                Cue::Runtime | Cue::TypeChecking | Cue::NonTest => true,
+                Cue::Exclude => type_checking || self.has(Cue::Tests),
+                Cue::Tests => tests_out,
+                Cue::Negation => type_checking,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Cues said in a statement before this clause.
+    pub fn add_hits(&mut self, hits: Vec<Hit>) {
+        self.hits.extend(hits);
+    }
+
+    pub fn has_pronoun(&self) -> bool {
+        self.range().any(|i| PRONOUNS.contains(&self.words[i].lower.as_str()))
+    }
+}

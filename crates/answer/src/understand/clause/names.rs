@@ -1,0 +1,228 @@
+//! Which words of a clause are the modules it is about, and the role of each in the relation: the
+//! importer or the imported, read from the voice of the verb, the noun and its owner, "from … to …",
+//! "have X as a dependency", "among the modules Y imports", or what changes and what it affects.
+
+use super::{Clause, Mention};
+use crate::understand::lexicon::{Cue, Hit};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// The importer.
+    From,
+    /// The imported.
+    To,
+}
+
+impl Clause<'_> {
+    /// The names the relation is about: those surely names, else the English-looking ones.
+    pub(super) fn names(&self) -> Result<Vec<&Mention>, String> {
+        let strong: Vec<&Mention> = self
+            .mentions
+            .iter()
+            .filter(|m| (m.strong || self.placed(m)) && self.names_a_module(m) && !self.names_the_repository(m))
+            .collect();
+        if !strong.is_empty() {
+            return Ok(strong);
+        }
+        let weak: Vec<&Mention> = self.mentions.iter().filter(|m| m.module.is_some()).collect();
+        let weak: Vec<&Mention> =
+            weak.into_iter().filter(|m| !self.asked_kind(m) && !self.names_the_repository(m)).collect();
+        // A question about the whole repository (cycles, rankings, leaves) names no module unless it
+        // says so clearly.
+        if self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top) || self.has(Cue::Leaves) {
+            return Ok(Vec::new());
+        }
+        // An English-looking word nowhere a module is expected ("an empty list") is not taken as one.
+        let _ = weak;
+        Ok(Vec::new())
+    }
+
+    /// "the flask repository", "this django project": a name describing the repository itself.
+    pub(super) fn names_the_repository(&self, mention: &Mention) -> bool {
+        matches!(self.lower(mention.index + 1), "repository" | "repo" | "project" | "codebase" | "code" | "source")
+    }
+
+    /// A module, or a class or function defined in exactly one module (standing for that module).
+    pub(super) fn names_a_module(&self, mention: &Mention) -> bool {
+        mention.module.is_some()
+            || (mention.strong && mention.symbol.as_ref().is_some_and(|(_, modules)| modules.len() == 1))
+    }
+
+    /// The noun right after "which"/"what" that is not followed by "module(s)": the kind of thing
+    /// asked for ("which database …"), even when a module happens to have that name.
+    pub(super) fn asked_kind(&self, mention: &Mention) -> bool {
+        let after_wh = mention.index > self.start && matches!(self.lower(mention.index - 1), "which" | "what");
+        let module_follows =
+            matches!(self.lower(mention.index + 1), "module" | "modules" | "file" | "files" | "package" | "packages");
+        // "what services imports": the name is the subject of the relation that follows.
+        let relation_follows = self.hits.iter().any(|h| {
+            h.start == mention.index + 1
+                && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Export | Cue::Define | Cue::Impact)
+        });
+        after_wh && !module_follows && !relation_follows && !mention.strong
+    }
+
+    /// An English-looking name where a module is expected: after a preposition or a relation word
+    /// ("from models", "importers of tasks", "breaking conf"), or as the subject of one ("models depends on").
+    pub(super) fn placed(&self, mention: &Mention) -> bool {
+        const BEFORE: &[&str] = &[
+            "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
+            "are", "can", "could", "with", "as", "whether", "through", "via", "like", "at",
+        ];
+        let relation_word = |i: usize| {
+            self.hits.iter().any(|h| {
+                h.start <= i
+                    && i < h.end
+                    && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Change | Cue::Impact | Cue::Path)
+            })
+        };
+        const AFTER: &[&str] = &["is", "are", "was", "has", "have"];
+        let previous = mention.index.checked_sub(1);
+        mention.possessive
+            || previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
+            || relation_word(mention.index + 1)
+            || AFTER.contains(&self.lower(mention.index + 1))
+    }
+
+    /// "from A", "starts at A", "starting at A": where a chain begins.
+    fn marks_start(&self, mention: &Mention) -> bool {
+        let before = |back: usize| mention.index.checked_sub(back).map_or("", |i| self.lower(i));
+        before(1) == "from" || (before(1) == "at" && matches!(before(2), "starts" | "starting" | "start"))
+    }
+
+    /// "to B", "ends at B", "until I hit B": where a chain ends.
+    fn marks_end(&self, mention: &Mention) -> bool {
+        let before = |back: usize| mention.index.checked_sub(back).map_or("", |i| self.lower(i));
+        before(1) == "to"
+            || (before(1) == "at" && matches!(before(2), "ends" | "ending" | "end"))
+            || (1..=3).any(|back| matches!(before(back), "until" | "till"))
+    }
+
+    /// With two names, the verb between them ("importing A leads to B being imported": "leads to").
+    pub(super) fn verb_between(&self, names: &[&Mention]) -> Option<Hit> {
+        let [first, second] = names else { return None };
+        let verb = |h: &&Hit| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_));
+        // "modules importing A, modules importing B": A is already the object of a verb.
+        if self.hits.iter().filter(verb).any(|h| h.end <= first.index) {
+            return None;
+        }
+        self.hits.iter().filter(verb).copied().find(|h| first.index < h.start && h.start < second.index)
+    }
+
+    /// Whether `mention` is the importer or the imported, from the primary cue.
+    pub(super) fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
+        // "an import from A to B", "a chain that starts at A and ends at B", "from A until I hit B",
+        // whatever the cue: the prepositions say it.
+        if let [first, second] = names {
+            let start = if self.marks_start(first) && self.marks_end(second) {
+                Some(first)
+            } else if self.marks_start(second) && self.marks_end(first) {
+                Some(second)
+            } else {
+                None
+            };
+            if let Some(start) = start {
+                return if std::ptr::eq(*start, mention) { Role::From } else { Role::To };
+            }
+        }
+        // "is B among the modules A imports", "is B one of the modules A depends on": B is imported.
+        if let [first, second] = names
+            && matches!(primary.cue, Cue::Verb(_))
+            && second.index < primary.start
+            && (first.index..second.index)
+                .any(|i| self.lower(i) == "among" || (self.lower(i) == "one" && self.lower(i + 1) == "of"))
+        {
+            return if std::ptr::eq(*first, mention) { Role::To } else { Role::From };
+        }
+        let before = mention.index < primary.start;
+        let preceded_by = |words: &[&str]| {
+            mention.index > 0 && words.contains(&self.lower(mention.index - 1))
+                || mention.index > 1
+                    && words.contains(&self.lower(mention.index - 2))
+                    && matches!(self.lower(mention.index - 1), "the" | "a" | "file" | "module")
+        };
+        // "modules that have X as a dependency": X is what they import. "X has importers" is not that.
+        // "Has api any importer?" is the auxiliary, not that construction.
+        let have = self.find(|c| c == Cue::Have).filter(|h| {
+            h.start < primary.start
+                && h.start != self.first_word()
+                && ((h.end..primary.start).any(|i| self.lower(i) == "as")
+                    || matches!(primary.cue, Cue::Passive(_) | Cue::NounOut(_)))
+        });
+        match primary.cue {
+            Cue::Verb(_) => {
+                if before {
+                    Role::From
+                } else {
+                    Role::To
+                }
+            }
+            Cue::Passive(_) => match have {
+                Some(h) if mention.index < h.start => Role::From,
+                Some(_) => Role::To,
+                None if before => Role::To,
+                None => Role::From,
+            },
+            Cue::NounOut(_) | Cue::NounIn(_) => {
+                let owner = if let Some(h) = have
+                    && mention.index > h.start
+                {
+                    // "modules that have X as a dependency": X is what they import.
+                    false
+                } else {
+                    // The owner of "X's importers", "imports of X", "importers for X"; when no name is
+                    // marked as one, every name is ("importers for both A and B").
+                    let marked = |m: &Mention, words: &[&str]| {
+                        let before = |k: usize| m.index >= k && words.contains(&self.lower(m.index - k));
+                        before(1)
+                            || (before(2)
+                                && matches!(self.lower(m.index - 1), "the" | "a" | "file" | "module" | "both"))
+                    };
+                    // "for both A and B": B shares A's mark.
+                    let coordinated = |m: &Mention| {
+                        matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
+                            && names.iter().any(|other| other.index < m.index)
+                    };
+                    let mention = names
+                        .iter()
+                        .rfind(|other| other.index < mention.index)
+                        .filter(|_| coordinated(mention))
+                        .copied()
+                        .unwrap_or(mention);
+                    let strongly = |m: &Mention| m.possessive || marked(m, &["of", "in"]);
+                    if names.iter().any(|m| strongly(m)) {
+                        strongly(mention)
+                    } else if names.iter().any(|m| marked(m, &["for"])) {
+                        marked(mention, &["for"])
+                    } else {
+                        true
+                    }
+                };
+                let owner_imports = matches!(primary.cue, Cue::NounOut(_));
+                if owner == owner_imports { Role::From } else { Role::To }
+            }
+            Cue::Path => {
+                let had = self
+                    .find(|c| c == Cue::Have)
+                    .is_some_and(|h| h.start != self.first_word() && h.start < mention.index);
+                if preceded_by(&["to", "reaches", "reach"]) || (names.len() == 1 && had) {
+                    Role::To
+                } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| std::ptr::eq(*m, mention))
+                {
+                    Role::From
+                } else {
+                    Role::To
+                }
+            }
+            Cue::Upstream => Role::From,
+            _ => {
+                // Impact: the module that changes is imported by the ones affected.
+                let changed = self.hits.iter().any(|h| {
+                    h.cue == Cue::Change
+                        && (h.end == mention.index || h.end + 1 == mention.index || h.start == mention.index + 1)
+                }) || preceded_by(&["of", "to"]);
+                if changed || names.len() == 1 { Role::To } else { Role::From }
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Unit tests of query understanding over a small hand-made bundle: each relation in active and passive
+//! voice and as a noun, each modifier, each composition, and the questions that must not be answered
+//! from the graph. The module names are invented for these tests.
+
+use super::*;
+use strata_core::bundle::Bundle;
+
+const CART: &str = "shop/cart.py";
+const PRICING: &str = "shop/pricing.py";
+const MODELS: &str = "shop/models.py";
+const API: &str = "shop/api.py";
+
+fn bundle() -> Bundle {
+    let mut bundle: Bundle = serde_json::from_str(
+        r#"{"schema_version":"x","meta":{"generator":{"name":"s","version":"0"},"language":"python","edge_direction":"x","commit":null,"source":"git","source_roots":[],"conventions":{},"skipped_files":[]},"nodes":{},"edges":[],"cycles":[],"folder_index":{},"counts":{"modules":0,"edges":0,"type_checking_edges":0,"cycles":0,"cycles_runtime":0,"largest_cycle":0,"largest_cycle_runtime":0,"folders":0,"symbols":0,"partial_files":0,"skipped_files":0}}"#,
+    )
+    .expect("bundle skeleton");
+    let modules: [(&str, &[&str]); 6] = [
+        ("shop/__init__.py", &[]),
+        (CART, &["Cart", "add_item"]),
+        (PRICING, &["PriceRule"]),
+        (MODELS, &["Product"]),
+        (API, &["create_app"]),
+        ("tests/test_cart.py", &["test_total"]),
+    ];
+    for (id, symbols) in modules {
+        let symbols: Vec<serde_json::Value> = symbols
+            .iter()
+            .map(|name| serde_json::json!({"name": name, "kind": "class", "line_start": 1, "line_end": 2}))
+            .collect();
+        let module = id.trim_end_matches(".py").trim_end_matches("/__init__").replace('/', ".");
+        let node = serde_json::json!({
+            "id": id, "module": module, "folder": "", "is_package": false,
+            "docstring": null, "imports": [], "imports_count": 0, "importers_count": 0, "direct_importers_count": 0,
+            "scc_size": 1, "scc_size_runtime": 1, "pagerank": 0.1, "exports": [], "exports_source": "public_names",
+            "exports_fallback": [], "symbols": symbols, "entry_points": [],
+            "external_imports": {"stdlib": [], "third_party": []}, "unresolved_imports": [], "n_lines": 2,
+            "parse_status": "ok", "warnings": []
+        });
+        bundle.nodes.insert(id.to_string(), serde_json::from_value(node).expect("node"));
+    }
+    bundle
+}
+
+fn parse(question: &str) -> Understanding {
+    let bundle = bundle();
+    let linker = EntityLinker::new(&bundle);
+    understand(question, &linker)
+}
+
+/// The one part of a completely understood question.
+fn part(question: &str) -> Part {
+    let understood = parse(question);
+    assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+    assert_eq!(understood.parts.len(), 1, "{question}: {:?}", understood.parts);
+    understood.parts[0].clone()
+}
+
+fn ids(part: &Part) -> Vec<&str> {
+    part.modules.iter().map(|m| m.id.as_str()).collect()
+}
+
+#[test]
+fn direction_comes_from_voice_and_nouns() {
+    for (question, relation) in [
+        ("what does shop.cart import", Relation::Imports),
+        ("shop/cart.py imports what?", Relation::Imports),
+        ("list everything imported by shop.cart", Relation::Imports),
+        ("shop.cart's imports", Relation::Imports),
+        ("what pulls in shop.cart?", Relation::Importers),
+        ("Where is shop.cart imported?", Relation::Importers),
+        ("shop.cart is used by which modules", Relation::Importers),
+        ("importers of `shop/cart.py`", Relation::Importers),
+        ("Which modules have shop.cart as a dependency?", Relation::Importers),
+        ("Which modules is shop.cart a dependency of?", Relation::Importers),
+    ] {
+        let part = part(question);
+        assert_eq!((part.relation, ids(&part)), (relation, vec![CART]), "{question}");
+    }
+}
+
+#[test]
+fn transitive_and_direct() {
+    assert_eq!(part("What depends on shop.pricing?").relation, Relation::Dependents);
+    assert_eq!(part("what directly depends on shop.pricing").relation, Relation::Importers);
+    assert_eq!(part("which modules import shop.pricing, directly or indirectly?").relation, Relation::Dependents);
+    assert_eq!(part("What could break if someone edits shop/pricing.py?").relation, Relation::Dependents);
+    assert_eq!(part("everything shop.api pulls in, recursively").relation, Relation::Dependencies);
+    assert_eq!(part("what's upstream of shop.api").relation, Relation::Dependencies);
+    assert_eq!(part("what does shop.api ultimately import?").relation, Relation::Dependencies);
+    assert_eq!(part("Which modules end up importing shop.pricing deep down the chain?").relation, Relation::Dependents);
+}
+
+#[test]
+fn pairs_are_paths_with_their_direction() {
+    let reach = part("Does shop.api rely on shop.models?");
+    assert_eq!(
+        (reach.relation, ids(&reach), reach.transitive, reach.yes_no),
+        (Relation::Reach, vec![API, MODELS], true, true)
+    );
+    let passive = part("is shop.models imported by shop.api directly?");
+    assert_eq!((ids(&passive), passive.transitive), (vec![API, MODELS], false));
+    let path = part("show the chain of imports from shop.api to shop.models");
+    assert_eq!((path.relation, ids(&path), path.transitive), (Relation::Reach, vec![API, MODELS], true));
+    let started = part("Which modules lie on an import chain that starts at shop.api and ends at shop.models?");
+    assert_eq!((started.relation, ids(&started), started.transitive), (Relation::Reach, vec![API, MODELS], true));
+    let until = part("Trace the imports from shop.api until you reach shop.models.");
+    assert_eq!(ids(&until), vec![API, MODELS]);
+    let reversed = part("Is there an import path to shop.models from shop.api?");
+    assert_eq!(ids(&reversed), vec![API, MODELS]);
+    let changed = part("Would shop.api be affected if shop.models changed?");
+    assert_eq!(ids(&changed), vec![API, MODELS]);
+}
+
+#[test]
+fn modifiers_change_the_part() {
+    let runtime = part("Which modules import shop.models, ignoring TYPE_CHECKING imports?");
+    assert!(runtime.runtime && runtime.relation == Relation::Importers);
+    assert!(part("who imports shop.models at run-time").runtime);
+    let count = part("How many modules depend on shop.models?");
+    assert!(count.count && count.relation == Relation::Dependents);
+    let top = part("top 3 most imported modules excluding tests");
+    assert_eq!((top.relation, top.top, top.without_tests), (Relation::MostImported, Some(3), true));
+    assert_eq!(part("which module is imported the most?").top, Some(1));
+    assert_eq!(part("what are the most imported modules").top, Some(10));
+    let tests = part("which tests import shop.cart?");
+    assert!(tests.only_tests && !tests.without_tests);
+}
+
+#[test]
+fn cycles_leaves_definitions_exports() {
+    assert_eq!(part("Are there circular imports?").relation, Relation::Cycles);
+    assert!(part("how many import cycles are there").count);
+    assert_eq!(part("What's the biggest import loop?").relation, Relation::LargestCycle);
+    let of = part("Is shop/cart.py part of a cycle?");
+    assert_eq!((of.relation, of.yes_no), (Relation::CycleOf, true));
+    assert_eq!(part("Does shop.cart end up importing itself?").relation, Relation::CycleOf);
+    assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
+    assert_eq!(part("Which modules are imported by nothing?").relation, Relation::Roots);
+    let defined = part("Where's PriceRule declared?");
+    assert_eq!((defined.relation, defined.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
+    assert_eq!(part("find the definition of add_item").symbol.as_deref(), Some("add_item"));
+    assert_eq!(part("what is the public API of shop.api").relation, Relation::Exports);
+}
+
+#[test]
+fn compositions_answer_every_part() {
+    let both = parse("Who imports shop.cart, and who imports shop.models?");
+    let got: Vec<(Relation, Vec<&str>)> = both.parts.iter().map(|p| (p.relation, ids(p))).collect();
+    assert_eq!(got, [(Relation::Importers, vec![CART]), (Relation::Importers, vec![MODELS])]);
+    let follow = part("Is shop.models imported anywhere? If so, by which modules?");
+    assert_eq!((follow.relation, follow.yes_no), (Relation::Importers, true));
+    let shared = parse("For shop.cart and for shop.api: what imports each of them?");
+    assert_eq!(shared.parts.len(), 2, "{shared:?}");
+    let again = parse("What imports shop.cart? And shop.api?");
+    assert_eq!(again.parts.iter().map(|p| ids(p)[0]).collect::<Vec<_>>(), [CART, API]);
+}
+
+#[test]
+fn names_are_linked_tolerantly() {
+    assert_eq!(ids(&part("what imports the cart module")), [CART]);
+    assert_eq!(ids(&part("what imports the pricng module")), [PRICING], "a typo next to 'module'");
+    assert_eq!(ids(&part("what imports shop/cart")), [CART]);
+    assert_eq!(ids(&part("what imports src/shop/cart.py?")), [CART]);
+    assert_eq!(ids(&part("What's importing `cart`?")), [CART]);
+}
+
+#[test]
+fn not_sure_goes_to_retrieval() {
+    for question in [
+        "How does the cart use pricing?",
+        "Which database does shop.models use?",
+        "Why does shop.cart import shop.pricing lazily?",
+        "What does shop.cart do when shop.pricing fails to import?",
+        "Which modules other than shop.api import shop.models?",
+        "Which modules don't import shop.models?",
+        "What imports shop.nothing_here?",
+        "What is the least imported module?",
+        "Which modules import shop.models only for type checking?",
+        "Explain the checkout flow",
+    ] {
+        let understood = parse(question);
+        assert!(!understood.complete(), "{question}: {:?}", understood.parts);
+        assert!(understood.unsure.is_some(), "{question}");
+    }
+    assert_eq!(parse("How does shop.api use shop.models?").linked.len(), 2, "names are kept for the context");
+}
+
+#[test]
+fn never_panics_on_odd_input() {
+    // Every development phrasing with odd slot values, then pseudo-random text: understanding must
+    // return, whatever the words.
+    let fills = ["shop.cart", "`", "it", "", "and", "?", "shop.cart's", "()", "é", "src/", "TYPE_CHECKING", "top 0"];
+    let phrasings = [
+        include_str!("../../../../eval/paraphrase/phrasings-dev.jsonl"),
+        include_str!("../../../../eval/paraphrase/phrasings-dev2.jsonl"),
+    ];
+    let mut questions: Vec<String> = Vec::new();
+    for line in phrasings.iter().flat_map(|file| file.lines()) {
+        let template = serde_json::from_str::<serde_json::Value>(line).expect("phrasing line")["template"]
+            .as_str()
+            .expect("template")
+            .to_string();
+        for fill in fills {
+            questions
+                .push(template.replace("{A}", fill).replace("{B}", fill).replace("{S}", fill).replace("{K}", fill));
+        }
+    }
+    let alphabet: Vec<char> = "ab.`/_ ,?:'()-Éé\u{200b}0123 whatimportsdoes".chars().collect();
+    let mut state: u64 = 12;
+    for _ in 0..2_000 {
+        let length = (state % 40) as usize;
+        let text: String = (0..length)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                alphabet[(state >> 33) as usize % alphabet.len()]
+            })
+            .collect();
+        questions.push(text);
+    }
+    let bundle = bundle();
+    let linker = EntityLinker::new(&bundle);
+    for question in &questions {
+        let understood = understand(question, &linker);
+        let mut parts = understood.parts;
+        let _ = crate::structural::answer_parts(&bundle, &mut parts);
+    }
+}
+
+#[test]
+fn grammar_decides_how_clauses_combine() {
+    // Two predicates on the same modules joined by "and" are one condition on them: X's cycle.
+    assert_eq!(part("Which modules import shop.cart and are imported by shop.cart?").relation, Relation::CycleOf);
+    assert_eq!(part("Which modules can reach `cart` and also be reached from `cart`?").relation, Relation::CycleOf);
+    // A condition sets the scene; the question after it is what is asked.
+    let conditional = part("If shop/pricing.py changes, does shop/api.py depend on it?");
+    assert_eq!((conditional.relation, conditional.yes_no), (Relation::Reach, true));
+    assert_eq!(ids(&conditional), [API, PRICING]);
+    // So does a statement in the first person before the question.
+    let scene = part("We're cleaning up shop.cart this week. Which modules import it?");
+    assert_eq!((scene.relation, ids(&scene)), (Relation::Importers, vec![CART]));
+    // A bare follow-up takes its question from the statement before it.
+    assert_eq!(part("shop.models's importers: which are they?").relation, Relation::Importers);
+    let ranked = part("Rank modules by direct importers; give me the first 2.");
+    assert_eq!((ranked.relation, ranked.top), (Relation::MostImported, Some(2)));
+    // A name put first as the topic is the name the bare question after it asks about.
+    let topics = parse("shop.cart: importers? shop.models: importers?");
+    assert!(topics.complete(), "{:?}", topics.unsure);
+    assert_eq!(topics.parts.iter().map(|p| ids(p)[0]).collect::<Vec<_>>(), [CART, MODELS]);
+    // "N of X via …": the noun says the relation, the rest says how.
+    assert_eq!(part("Which modules are users of shop.cart through imports?").relation, Relation::Importers);
+}
+
+#[test]
+fn negation_flips_what_it_scopes_over() {
+    // "every module X depends on" counts what X depends on through others too.
+    assert_eq!(part("List every module shop.cart depends on").relation, Relation::Dependencies);
+    assert_eq!(part("List what shop.cart depends on, not only its direct imports").relation, Relation::Dependencies);
+    let direct = part("Does shop/api.py import shop.cart (not transitive ones)?");
+    assert!(!direct.transitive, "{direct:?}");
+}
+
+#[test]
+fn behaviour_and_unplaced_english_go_to_retrieval() {
+    for question in [
+        // A manner is behaviour; "in any way" and "in a way that runs at runtime" are not manners.
+        "Does shop.api use shop.cart in a thread-safe way?",
+        // A plain English word that names a symbol elsewhere is not a name where no name is expected.
+        "Where does `shop.api` cache the results of add_item?",
+        // A name governed by a preposition is not the subject of an agentless passive.
+        "Which modules must ship with shop/cart.py (directly or indirectly imported)?",
+    ] {
+        let understood = parse(question);
+        assert!(!understood.complete(), "{question}: {:?}", understood.parts);
+    }
+    assert_eq!(part("does shop.api depend on shop.cart in any way?").relation, Relation::Reach);
+}
+
+#[test]
+fn a_written_y_n_marks_a_yes_no_question() {
+    // The same as asking "does …?": the marker only says how to answer.
+    let plain = part("does shop.api import shop.cart directly?");
+    for question in ["shop/api.py imports shop.cart directly? y/n", "does shop.api import shop.cart directly (Y/N)"] {
+        let asked = part(question);
+        assert_eq!((asked.relation, ids(&asked), asked.yes_no), (plain.relation, ids(&plain), true), "{question}");
+    }
+}
+
+#[test]
+fn a_negation_about_the_asker_does_not_negate_the_import() {
+    for question in [
+        "shop.api imports shop.cart, which I did not expect. Does it import it directly?",
+        "I'm not sure: does shop.api import shop.cart?",
+    ] {
+        let understood = parse(question);
+        assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+    }
+    // A negation of the import itself is still read as one.
+    assert!(!parse("which modules do not import shop.cart?").complete());
+}
+
+#[test]
+fn the_standard_library_and_third_party_are_outside_the_graph() {
+    // Leaving them out changes nothing: the graph holds only the repository's modules.
+    let count = part("How many modules of ours does shop.api import, leaving out the standard library?");
+    assert_eq!((count.relation, count.count), (Relation::Imports, true));
+    assert_eq!(part("Which modules import only stdlib packages?").relation, Relation::Leaves);
+    // Asking about them is not an import graph question.
+    assert!(!parse("Which third-party packages does shop.api import?").complete());
+    assert!(!parse("What modules never import external libraries?").complete());
+    assert!(!parse("Does shop.api only import stdlib modules?").complete());
+}
+
+#[test]
+fn exclusions_apply_or_are_declined() {
+    let ranked = part("Disregarding test files, what is the most imported module?");
+    assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true));
+    let runtime = part("With TYPE_CHECKING imports omitted, what depends on shop.models?");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
+    // Leaving out a module is not something an answer here does: not answered as if unsaid.
+    let understood = parse("Which modules import shop.models, not counting shop.api?");
+    assert!(!understood.complete(), "{:?}", understood.parts);
+    assert!(!parse("what does shop.api import, apart from shop.cart").complete());
+}
+
+#[test]
+fn through_their_imports_is_transitive_through_an_import_is_a_manner() {
+    assert_eq!(part("list what shop.api brings in, also through its imports").relation, Relation::Dependencies);
+    let direct = part("which modules depend directly on shop.pricing via an import statement?");
+    assert_eq!((direct.relation, ids(&direct)), (Relation::Importers, vec![PRICING]));
+}
+
+#[test]
+fn a_chain_that_comes_back_is_a_cycle() {
+    let back = part("Can an import chain from shop.cart circle back to shop.cart?");
+    assert_eq!((back.relation, ids(&back), back.yes_no), (Relation::CycleOf, vec![CART], true));
+    assert_eq!(part("Which modules come back around to shop.cart?").relation, Relation::CycleOf);
+    // Two different modules and a cycle word: not one cycle question.
+    assert!(!parse("Does shop.api lead back to shop.cart?").complete());
+}
+
+#[test]
+fn framing_around_the_question() {
+    // A bare question of framing words asks for the statement before it.
+    assert_eq!(part("Import cycles in this repo. Which ones?").relation, Relation::Cycles);
+    // The first noun for what is ranked says one or several.
+    assert_eq!(part("Which module ranks highest by the number of modules importing it?").top, Some(1));
+    assert_eq!(part("Which modules rank highest by importers?").top, Some(10));
+}
+
+#[test]
+fn a_negative_statement_with_a_tag_asks_the_positive_question() {
+    // The reply's Yes or No follows the fact, as in English replies to negative questions.
+    let direct = part("`shop.api` doesn't import shop.models directly, right?");
+    assert_eq!(
+        (direct.relation, ids(&direct), direct.transitive, direct.yes_no),
+        (Relation::Reach, vec![API, MODELS], false, true)
+    );
+    let nothing = part("Nothing imports shop/pricing.py, correct?");
+    assert_eq!((nothing.relation, ids(&nothing), nothing.yes_no), (Relation::Importers, vec![PRICING], true));
+    // Without the tag, or with a question word, a negation still asks for what is not imported.
+    assert!(!parse("Which modules don't import shop.cart, right?").complete());
+    assert!(!parse("shop.api does not import shop.models.").complete());
+}

@@ -1,0 +1,57 @@
+//! `graph.html`: one self-contained page (no network) with the interactive import graph. The layout and
+//! rendering come from the vendored force-graph library (MIT, `assets/vendor/force-graph/`); the page's
+//! own script (`assets/graph.html`) draws packages first and opens them on click. This file only packs
+//! the bundle into a compact array form and inlines it with the library into the template.
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::model::Bundle;
+
+const TEMPLATE: &str = include_str!("../../../../assets/graph.html");
+const LIBRARY: &str = include_str!("../../../../assets/vendor/force-graph/force-graph.min.js");
+
+/// Where the page links a module's code: `{repository}/blob/{commit}/{folder}{path}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeLinks {
+    /// `https://github.com/owner/name`.
+    pub repository: String,
+    /// The indexed folder inside the repository (`src/`, empty for its root).
+    pub folder: String,
+}
+
+/// The page; `start` is the view it opens on when its URL names none, in the page's URL-fragment form
+/// (`module=shop/cart.py`, `tab=cycles`, `tc=0`; empty for the package view).
+pub fn render_graph_html(bundle: &Bundle, links: Option<&CodeLinks>, start: &str) -> Result<String> {
+    let ids: Vec<&String> = bundle.nodes.keys().collect();
+    let position = |id: &str| ids.binary_search_by(|probe| probe.as_str().cmp(id)).ok();
+    let nodes: Vec<serde_json::Value> = bundle
+        .nodes
+        .values()
+        .map(|node| json!([node.id, node.module, node.folder, node.scc_size, node.importers_count, node.exports]))
+        .collect();
+    let edges: Vec<serde_json::Value> = bundle
+        .edges
+        .iter()
+        .filter_map(|edge| Some(json!([position(&edge.src)?, position(&edge.dst)?, u8::from(edge.type_checking)])))
+        .collect();
+    // Cycles over every edge, largest first (the bundle's order), as member positions.
+    let cycles: Vec<Vec<usize>> = bundle
+        .cycles
+        .iter()
+        .filter(|cycle| cycle.edges == "all")
+        .map(|cycle| cycle.members.iter().filter_map(|m| position(m)).collect())
+        .collect();
+    let data = json!({
+        "commit": bundle.meta.commit,
+        "repository": links.map(|l| l.repository.trim_end_matches('/')),
+        "folder": links.map_or("", |l| l.folder.as_str()),
+        "nodes": nodes,
+        "edges": edges,
+        "cycles": cycles,
+        "start": start,
+    });
+    // `</` inside a script element would end it early; `<\/` means the same to JSON.parse.
+    let data_text = serde_json::to_string(&data)?.replace("</", "<\\/");
+    Ok(TEMPLATE.replacen("/*STRATA_LIBRARY*/", LIBRARY, 1).replacen("/*STRATA_DATA*/", &data_text, 1))
+}

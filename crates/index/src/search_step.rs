@@ -1,0 +1,74 @@
+//! The search stage of a run: chunks for the bundle and the files read, then the previous LanceDB
+//! table updated in place (only changed chunks embedded), or, without a usable previous table or when
+//! the update fails, the table written anew from every file.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use strata_core::python::decode_python_source;
+use strata_core::source::FileEntry;
+use strata_search::chunks::build_chunks;
+use strata_search::{PreviousTable, SearchIndexStats, text_hash, update_search_index, write_search_index};
+
+use super::head::Head;
+use super::reuse::kept_code_chunks;
+use super::{IndexRequest, Warning, elapsed_ms};
+
+/// Builds the search table for `head`; its bytes read are consumed. Step timings go into
+/// `head.timings_ms` as `search.*`.
+pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> Result<SearchIndexStats> {
+    let contents = std::mem::take(&mut head.contents);
+    let sources: BTreeMap<String, String> = head
+        .to_read
+        .iter()
+        .zip(&contents)
+        .map(|(file, bytes)| (file.path.clone(), decode_python_source(bytes)))
+        .collect();
+    drop(contents);
+    let chunk_clock = Instant::now();
+    let fresh = build_chunks(&head.bundle, &sources);
+    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    head.timings_ms.insert("search.chunks".to_string(), elapsed_ms(chunk_clock));
+    let mut updated = None;
+    if let (Some(previous), Some(dir)) = (&head.previous, request.previous)
+        && previous.same_embedder
+    {
+        let kept = kept_code_chunks(&previous.manifest.chunks, &head.selected, &head.keeps_code_chunks);
+        let table = PreviousTable { index_dir: dir, hashes: &previous.manifest.chunks };
+        match update_search_index(request.out_dir, &fresh, &fresh_hashes, &kept, &table, request.embedder).await {
+            Ok(stats) => updated = Some(stats),
+            Err(error) => head.warnings.push(Warning {
+                path: None,
+                line: None,
+                message: format!("could not update the previous search table in place ({error:#}); rewriting it"),
+            }),
+        }
+    }
+    let stats = match updated {
+        Some(stats) => stats,
+        None => rewrite_search_index(request, head, sources).await?,
+    };
+    for (step, ms) in &stats.timings_ms {
+        head.timings_ms.insert(format!("search.{step}"), *ms);
+    }
+    Ok(stats)
+}
+
+/// The whole table written anew. Files whose code chunks were to be kept from the previous table are
+/// read after all; vectors of unchanged chunks still come from the previous table when its embedder is
+/// this one (another embedder's vectors are useless, whatever their dimension).
+async fn rewrite_search_index(
+    request: &IndexRequest<'_>,
+    head: &Head,
+    mut sources: BTreeMap<String, String>,
+) -> Result<SearchIndexStats> {
+    let unread: Vec<FileEntry> = head.selected.iter().filter(|f| !sources.contains_key(&f.path)).cloned().collect();
+    let contents = head.snapshot.read_all(&unread)?;
+    sources.extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
+    let chunks = build_chunks(&head.bundle, &sources);
+    let hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let vectors_from = head.previous.as_ref().filter(|p| p.same_embedder).and(request.previous);
+    write_search_index(request.out_dir, &chunks, &hashes, vectors_from, request.embedder).await
+}

@@ -4,7 +4,7 @@
 # `strata ask --questions FILE --format json` call per repository, puts the answers back in question
 # order and scores them with score.py against the oracle's expected answers.
 #
-# Usage: eval/paraphrase/run.sh BIN CORPUS_DIR [dev|gen|all]
+# Usage: eval/paraphrase/run.sh BIN CORPUS_DIR [dev|dev2|dev3|gen|all]
 #   BIN         the strata binary
 #   CORPUS_DIR  folder holding flask-3.1.2/ and django-5.2.19/ (as for build.py --corpus)
 # Environment (all optional):
@@ -18,7 +18,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 BIN CORPUS_DIR [dev|gen|all]" >&2
+    echo "usage: $0 BIN CORPUS_DIR [dev|dev2|dev3|gen|all]" >&2
     exit 2
 }
 
@@ -27,8 +27,8 @@ bin=$1
 corpus=$2
 half=${3:-all}
 case $half in
-    dev | dev2 | gen) halves=("$half") ;;
-    all) halves=(dev dev2 gen) ;;
+    dev | dev2 | dev3 | gen) halves=("$half") ;;
+    all) halves=(dev dev2 dev3 gen) ;;
     *) usage ;;
 esac
 

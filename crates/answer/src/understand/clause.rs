@@ -12,6 +12,7 @@ use super::{Entity, Part, Relation};
 use crate::entities::Linked;
 
 mod context;
+mod leftover;
 mod names;
 
 use self::names::Role;
@@ -280,9 +281,13 @@ impl Clause<'_> {
                 && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
         });
         let whether = self.range().any(|i| {
-            self.lower(i) == "if"
-                && i > 0
-                && matches!(self.lower(i - 1), "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure")
+            self.lower(i) == "whether"
+                || (self.lower(i) == "if"
+                    && i > 0
+                    && matches!(
+                        self.lower(i - 1),
+                        "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure" | "verify" | "confirm"
+                    ))
         });
         // "anything importing api?", "`x` -> imported anywhere?": no question word, a question mark.
         let elliptical = self.end > self.start
@@ -290,7 +295,8 @@ impl Clause<'_> {
             && !self.has_word(WH)
             && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
             && !self.has(Cue::Count)
-            && self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"]);
+            && (self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"])
+                || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
         asks_yes_no || whether || elliptical || self.has(Cue::YesNo) || self.tag_question()
     }
 
@@ -330,29 +336,6 @@ impl Clause<'_> {
     /// Every word accounted for: a statement read as the question behind a bare follow-up must be.
     pub fn fully_placed(&self) -> bool {
         self.unknown_words().is_empty()
-    }
-
-    /// Words the lexicon, the names and the framing do not account for.
-    fn unknown_words(&self) -> Vec<&str> {
-        self.range()
-            .filter(|&i| {
-                let word = &self.words[i];
-                i >= self.lenient_until
-                    && !self.covered(i)
-                    // A plain English word that happens to name a module or a function ("cache",
-                    // "errors", "log") counts as a name only where a name is expected; written as code
-                    // it always does.
-                    && !self.mentions.iter().any(|m| {
-                        m.index == i && (m.strong || self.placed(m) || self.names_the_repository(m))
-                    })
-                    && !FILLER.contains(&word.lower.as_str())
-                    && !AUX.contains(&word.lower.as_str())
-                    && !PRONOUNS.contains(&word.lower.as_str())
-                    && !matches!(word.lower.as_str(), "how" | "why")
-                    && number(&word.lower).is_none()
-            })
-            .map(|i| self.words[i].lower.as_str())
-            .collect()
     }
 
     /// The word right after "which"/"what" names what is asked for: modules, a count, a cycle… or
@@ -408,6 +391,13 @@ impl Clause<'_> {
         if unknown.len() > 1 {
             return Outcome::Unsure(format!("words I could not place: {}", unknown.join(", ")));
         }
+        // One plain word left over is tolerated (a typo, an aside), but not a word the relation word
+        // hangs on ("a *circle* of imports", "*available* to importers").
+        if let Some(word) = unknown.first()
+            && self.governs_an_import_word(word)
+        {
+            return Outcome::Unsure(format!("a word I could not place next to the relation: {word}"));
+        }
         if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
             // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
             if !self.asks() {
@@ -417,11 +407,20 @@ impl Clause<'_> {
         }
         let mut part = match self.relation() {
             Ok(Some(part)) => part,
+            // "is X dead code?": with no relation word, a word left over may be the question's predicate.
+            Ok(None) if !unknown.is_empty() => {
+                return Outcome::Unsure(format!("no relation, and a word I could not place: {}", unknown[0]));
+            }
             Ok(None) => return self.without_relation(),
             Err(reason) => return Outcome::Unsure(reason),
         };
         if let Err(reason) = self.modifiers(&mut part) {
             return Outcome::Unsure(reason);
+        }
+        if let Some(word) = unknown.first()
+            && self.may_name_the_subject(word, &part)
+        {
+            return Outcome::Unsure(format!("a word I could not place that may name what is asked about: {word}"));
         }
         Outcome::Part(part)
     }
@@ -669,14 +668,22 @@ impl Clause<'_> {
                 return Err("a passive without its agent, after a name that cannot be its subject".into());
             }
         }
+        if self.a_person_imports(primary) {
+            return Err("asks what a person can import, which is about names, not modules".into());
+        }
         // "modules that depend on X and are depended on by X": both directions at once is a cycle
         // question in other words, not one relation.
         if let [only] = names {
             let edges: Vec<Hit> =
                 self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
             let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
-            if roles.len() > 1 && !self.has_pronoun() {
+            if roles.len() > 1 {
                 return Err("asks about imports in both directions at once".into());
+            }
+            // "modules that both import X and are imported by it": the pronoun is X again, in the other
+            // relation.
+            if edges.len() > 1 && self.pronoun_at().is_some_and(|p| p > only.index) {
+                return Err("names a module and refers to it again in a second relation".into());
             }
         }
         let same_module =
@@ -749,9 +756,59 @@ impl Clause<'_> {
             }
             _ => return Err("the roles of the modules named are unclear".into()),
         };
+        // "What imports A and B?" asks about each; "is B in the dependency tree of A" or "a direct import
+        // of B in A" puts them in roles this reading did not tell apart.
+        if !self.coordinated(&ms) {
+            return Err("names several modules in roles I could not tell apart".into());
+        }
         let mut part = Part::new(relation);
         part.modules = ms.into_iter().map(entity).collect::<Result<_, _>>()?;
         Ok(Some(part))
+    }
+
+    /// Names joined only by "and", "or", commas, slashes or "for"/"both"/"each" ("A and B", "for A and
+    /// for B", "A, B or C"): the same role each.
+    /// The relation said again for the second name ("importers of A + importers of B", "modules
+    /// importing A, modules importing B") coordinates too.
+    fn coordinated(&self, names: &[&Mention]) -> bool {
+        let joins = |w: &str| {
+            matches!(
+                w,
+                "and" | "or" | "for" | "both" | "each" | "&" | "/" | "+" | "plus" | "as" | "well" | "vs" | "separately"
+            )
+        };
+        names.windows(2).all(|pair| {
+            let (a, b) = (pair[0].index.min(pair[1].index), pair[0].index.max(pair[1].index));
+            let repeated = self.hits.iter().any(|h| {
+                is_edge(h.cue)
+                    && h.start > a
+                    && h.end <= b
+                    && self.hits.iter().any(|g| g.end <= a && self.lower(g.start) == self.lower(h.start))
+            });
+            (a + 1..b).all(|i| {
+                joins(self.lower(i))
+                    || (repeated
+                        && (self.covered(i)
+                            || matches!(
+                                self.lower(i),
+                                "of" | "the" | "those" | "modules" | "in" | "a" | "separate" | "list" | "then" | "also"
+                            )))
+            })
+        })
+    }
+
+    /// "What can I import from X?": a person importing asks for names, not for modules ("do we import X
+    /// anywhere?" is the codebase importing).
+    fn a_person_imports(&self, primary: Hit) -> bool {
+        if !matches!(primary.cue, Cue::Verb(Family::Import)) {
+            return false;
+        }
+        let subject = (self.start..primary.start)
+            .rev()
+            .find(|&i| !matches!(self.lower(i), "can" | "could" | "should" | "may" | "might" | "to" | "do" | "just"));
+        let asks_what = self.range().any(|i| i < primary.start && matches!(self.lower(i), "what" | "which"));
+        let from = self.range().any(|i| i >= primary.end && self.lower(i) == "from");
+        subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you")) && asks_what && from
     }
 
     /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.

@@ -362,3 +362,75 @@ fn a_negative_statement_with_a_tag_asks_the_positive_question() {
     assert!(!parse("Which modules don't import shop.cart, right?").complete());
     assert!(!parse("shop.api does not import shop.models.").complete());
 }
+
+#[test]
+fn a_name_or_a_scope_left_over_is_not_answered_around() {
+    // A name left over may be what the question is about; a word left over in a question about the
+    // whole repository may narrow it.
+    for question in [
+        "warehouse circular import? y/n",
+        "how many cycles does shop_core have",
+        "shop.api -> `fancy_module` dependency at any depth, yes or no?",
+        // A word the relation word hangs on.
+        "Which modules form a ring of imports with shop.cart?",
+        "Which classes does shop.api hand to importers?",
+        // With no relation word, the word left over may be the predicate.
+        "Is shop.utils orphaned, or does anything import it?",
+    ] {
+        assert!(!parse(question).complete(), "{question}: {:?}", parse(question).parts);
+    }
+}
+
+#[test]
+fn several_names_share_a_role_only_when_coordinated() {
+    // Joined by "and", "or", "for": each is asked about.
+    let both = parse("What imports shop.cart and shop.models?");
+    assert!(both.complete());
+    assert_eq!(both.parts.len(), 2);
+    assert_eq!(parse("For shop.cart and for shop.models, which modules import them?").parts.len(), 2);
+    assert_eq!(parse("The importers of shop.cart and, separately, the importers of shop.models.").parts.len(), 2);
+    // Anything else between them gives them roles this reading does not tell apart.
+    for question in [
+        "Is shop.models anywhere in the dependency tree of shop.api?",
+        "Is there an import of shop.models in shop.cart?",
+        "Does shop.api contain an import statement for shop.cart?",
+        // The relation word said again is not the same relation word.
+        "Does importing shop.models pull in shop.api, indirectly?",
+    ] {
+        assert!(!parse(question).complete(), "{question}: {:?}", parse(question).parts);
+    }
+}
+
+#[test]
+fn a_request_opens_the_question_like_a_question_word() {
+    // The names put first stand where "each one" is: they are what is imported.
+    let understood = parse("For shop.cart and for shop.pricing, list the modules that import each one.");
+    assert!(understood.complete(), "{:?}", understood.unsure);
+    assert!(understood.parts.iter().all(|p| p.relation == Relation::Importers), "{:?}", understood.parts);
+    let object = part("Is shop.pricing obsolete or does anything import it?");
+    assert_eq!((object.relation, ids(&object)), (Relation::Importers, vec![PRICING]));
+    let kept = parse("check whether shop.pricing is used by any module, and list them if so");
+    assert!(kept.parts.iter().all(|p| p.relation == Relation::Importers), "{:?}", kept.parts);
+    assert!(part("`shop.cart` imported at all?").yes_no);
+    let in_use = part("Is shop.pricing in use by any module?");
+    assert_eq!((in_use.relation, ids(&in_use)), (Relation::Importers, vec![PRICING]));
+}
+
+#[test]
+fn both_directions_with_a_pronoun_are_not_one_relation() {
+    assert!(!parse("Which modules both import shop.cart and are imported by it?").complete());
+}
+
+#[test]
+fn the_words_of_a_chain_say_its_direction() {
+    // Without "from" or "to", the import words say which way the chain runs.
+    let chain = part("Trace how shop.models gets loaded when shop.api is imported.");
+    assert_eq!(chain.relation, Relation::Reach);
+    // "In X, … imported": the place named imports.
+    let inside = part("In shop.api, which modules are imported?");
+    assert_eq!((inside.relation, ids(&inside)), (Relation::Imports, vec![API]));
+    // A person importing asks about names.
+    assert!(!parse("What could we import from shop.cart?").complete());
+    // "we" as the codebase: "do we import X anywhere?" asks about importers.
+    assert_eq!(part("Do we import shop.cart anywhere?").relation, Relation::Importers);
+}

@@ -70,8 +70,17 @@ impl Clause<'_> {
     }
 
     /// "`a` -> who imports it?": a name put first as the topic stands where its pronoun is.
+    /// "For A and for B, list the modules that import each one": a request opens the question the same way.
     pub fn topicalize(&mut self) {
-        let Some(wh) = self.range().find(|&i| WH.contains(&self.lower(i)) || self.lower(i) == "how") else { return };
+        let request = |w: &str| matches!(w, "list" | "show" | "give" | "tell" | "name");
+        let Some(wh) = self.range().find(|&i| {
+            let w = self.lower(i);
+            // A request only when no relation word comes before it ("check whether X is used, and list
+            // them" keeps X where it stands).
+            WH.contains(&w) || w == "how" || (request(w) && !self.hits.iter().any(|h| is_edge(h.cue) && h.end <= i))
+        }) else {
+            return;
+        };
         let Some(pronoun) = (wh..self.end).find(|&i| matches!(self.lower(i), "it" | "them" | "each")) else { return };
         if self.mentions.iter().any(|m| m.index > wh) {
             return;

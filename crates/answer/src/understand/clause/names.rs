@@ -151,7 +151,14 @@ impl Clause<'_> {
         });
         match primary.cue {
             Cue::Verb(_) => {
-                if before {
+                // "Is X dead code, or does something import it?": the pronoun after the verb is X.
+                let object_pronoun = names.len() == 1
+                    && primary.end < self.end
+                    && matches!(self.lower(primary.end), "it" | "them")
+                    && mention.index < primary.start;
+                if object_pronoun {
+                    Role::To
+                } else if before {
                     Role::From
                 } else {
                     Role::To
@@ -160,6 +167,8 @@ impl Clause<'_> {
             Cue::Passive(_) => match have {
                 Some(h) if mention.index < h.start => Role::From,
                 Some(_) => Role::To,
+                // "In X, which modules are imported?": the place named is the importer.
+                None if before && preceded_by(&["in", "inside", "within"]) && !self.has_word(&["by"]) => Role::From,
                 None if before => Role::To,
                 None => Role::From,
             },
@@ -202,6 +211,14 @@ impl Clause<'_> {
                 if owner == owner_imports { Role::From } else { Role::To }
             }
             Cue::Path => {
+                // "Trace how B gets pulled in when A is loaded": without "from" or "to", the import
+                // words say which way the chain runs, not the order of the names.
+                let marked = names.iter().any(|m| {
+                    m.index > 0 && matches!(self.lower(m.index - 1), "to" | "reaches" | "reach" | "from" | "between")
+                });
+                if !marked && let Some(edge) = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))) {
+                    return self.role(mention, edge, names);
+                }
                 let had = self
                     .find(|c| c == Cue::Have)
                     .is_some_and(|h| h.start != self.first_word() && h.start < mention.index);

@@ -1,0 +1,64 @@
+//! Words of a clause that nothing accounts for, and when one of them is too many: a name the answer
+//! does not use, the word a relation word hangs on, or a word that may narrow a question about the
+//! whole repository. One plain word is tolerated (a typo, an aside); more go to retrieval.
+
+use super::{ASKERS_MIND, AUX, Clause, FILLER, Mention, PRONOUNS, Part, Relation, is_edge};
+use crate::understand::words::number;
+
+/// Whether a mention written `word` (moved to a pronoun or not) names a module the part is about.
+fn used_by_text(mentions: &[Mention], word: &str, part: &Part) -> bool {
+    mentions
+        .iter()
+        .any(|m| m.text.to_lowercase() == word && m.entity().is_some_and(|e| part.modules.iter().any(|p| p.id == e.id)))
+}
+
+impl Clause<'_> {
+    /// Words the lexicon, the names and the framing do not account for.
+    pub(super) fn unknown_words(&self) -> Vec<&str> {
+        self.range()
+            .filter(|&i| {
+                let word = &self.words[i];
+                i >= self.lenient_until
+                    && !self.covered(i)
+                    // A plain English word that happens to name a module or a function ("cache",
+                    // "errors", "log") counts as a name only where a name is expected; written as code
+                    // it always does.
+                    && !self.mentions.iter().any(|m| {
+                        m.index == i && (m.strong || self.placed(m) || self.names_the_repository(m))
+                    })
+                    && !FILLER.contains(&word.lower.as_str())
+                    && !AUX.contains(&word.lower.as_str())
+                    && !PRONOUNS.contains(&word.lower.as_str())
+                    && !ASKERS_MIND.contains(&word.lower.as_str())
+                    && !matches!(word.lower.as_str(), "how" | "why")
+                    && number(&word.lower).is_none()
+            })
+            .map(|i| self.words[i].lower.as_str())
+            .collect()
+    }
+
+    /// Whether `word` stands right before a relation word or a preposition and a relation word.
+    pub(super) fn governs_an_import_word(&self, word: &str) -> bool {
+        self.range().filter(|&i| self.words[i].lower == word).any(|i| {
+            self.hits.iter().any(|h| {
+                is_edge(h.cue)
+                    && (h.start == i + 1
+                        || (h.start == i + 2 && matches!(self.lower(i + 1), "of" | "to" | "for" | "from" | "with")))
+            })
+        })
+    }
+
+    /// A name left over that the answer does not use may be the module the question is about ("ctx ->
+    /// *tasks* dependency?"); a word before every cue of a question about the whole repository may
+    /// narrow it to a part ("*db* circular dep y/n").
+    pub(super) fn may_name_the_subject(&self, word: &str, part: &Part) -> bool {
+        let name = word.contains(['.', '/', '_'])
+            || self.mentions.iter().any(|m| m.text.to_lowercase() == word)
+            || self.range().any(|i| self.words[i].code && self.lower(i) == word);
+        let unused_name = name && !used_by_text(&self.mentions, word, part);
+        let global = part.modules.is_empty() && part.relation != Relation::DefinedIn;
+        let first_cue = self.hits.iter().map(|h| h.start).min().unwrap_or(self.end);
+        let topic = self.range().take_while(|&i| i < first_cue).any(|i| self.lower(i) == word);
+        unused_name || (global && topic)
+    }
+}

@@ -763,6 +763,9 @@ impl Clause<'_> {
         }
         let mut part = Part::new(relation);
         part.modules = ms.into_iter().map(entity).collect::<Result<_, _>>()?;
+        // A module named twice is asked about once.
+        let mut seen = BTreeSet::new();
+        part.modules.retain(|e| seen.insert(e.id.clone()));
         Ok(Some(part))
     }
 
@@ -777,7 +780,14 @@ impl Clause<'_> {
                 "and" | "or" | "for" | "both" | "each" | "&" | "/" | "+" | "plus" | "as" | "well" | "vs" | "separately"
             )
         };
+        let same = |x: &Mention, y: &Mention| {
+            x.module.is_some() && x.module.as_ref().map(|m| &m.0) == y.module.as_ref().map(|m| &m.0)
+        };
         names.windows(2).all(|pair| {
+            // "the Scaffold module, src/flask/sansio/scaffold.py": one module named twice.
+            if same(pair[0], pair[1]) {
+                return true;
+            }
             let (a, b) = (pair[0].index.min(pair[1].index), pair[0].index.max(pair[1].index));
             let repeated = self.hits.iter().any(|h| {
                 is_edge(h.cue)

@@ -389,6 +389,12 @@ fn several_names_share_a_role_only_when_coordinated() {
     assert_eq!(both.parts.len(), 2);
     assert_eq!(parse("For shop.cart and for shop.models, which modules import them?").parts.len(), 2);
     assert_eq!(parse("The importers of shop.cart and, separately, the importers of shop.models.").parts.len(), 2);
+    // One module named twice, in apposition.
+    let twice = part("Which modules import the Cart module, shop/cart.py?");
+    assert_eq!((twice.relation, ids(&twice)), (Relation::Importers, vec![CART]));
+    // The package the module is in, before "modules", describes; another package would narrow.
+    assert_eq!(ids(&part("Which shop modules does shop.api import?")), [API]);
+    assert!(!parse("Which cart modules does shop.api import?").complete());
     // Anything else between them gives them roles this reading does not tell apart.
     for question in [
         "Is shop.models anywhere in the dependency tree of shop.api?",

@@ -13,6 +13,21 @@ fn used_by_text(mentions: &[Mention], word: &str, part: &Part) -> bool {
 }
 
 impl Clause<'_> {
+    /// "Which *flask* modules does templating.py import?": a package named before "modules" or "files"
+    /// that holds every module asked about describes them rather than narrowing the answer.
+    fn names_the_home_package(&self, word: &str, part: &Part) -> bool {
+        self.mentions.iter().any(|m| {
+            let before_modules = self
+                .words
+                .get(m.index + 1)
+                .is_some_and(|w| matches!(w.lower.as_str(), "module" | "modules" | "file" | "files"));
+            let folder = m.module.as_ref().and_then(|(id, _)| id.strip_suffix("__init__.py"));
+            m.text.to_lowercase() == word
+                && before_modules
+                && folder.is_some_and(|f| !part.modules.is_empty() && part.modules.iter().all(|p| p.id.starts_with(f)))
+        })
+    }
+
     /// Words the lexicon, the names and the framing do not account for.
     pub(super) fn unknown_words(&self) -> Vec<&str> {
         self.range()
@@ -53,9 +68,11 @@ impl Clause<'_> {
     /// narrow it to a part ("*db* circular dep y/n").
     pub(super) fn may_name_the_subject(&self, word: &str, part: &Part) -> bool {
         let name = word.contains(['.', '/', '_'])
-            || self.mentions.iter().any(|m| m.text.to_lowercase() == word)
+            // A module's name, or any name written as one; an English word that is only some
+            // function's name ("put", "save") is not.
+            || self.mentions.iter().any(|m| m.text.to_lowercase() == word && (m.module.is_some() || m.strong))
             || self.range().any(|i| self.words[i].code && self.lower(i) == word);
-        let unused_name = name && !used_by_text(&self.mentions, word, part);
+        let unused_name = name && !used_by_text(&self.mentions, word, part) && !self.names_the_home_package(word, part);
         let global = part.modules.is_empty() && part.relation != Relation::DefinedIn;
         let first_cue = self.hits.iter().map(|h| h.start).min().unwrap_or(self.end);
         let topic = self.range().take_while(|&i| i < first_cue).any(|i| self.lower(i) == word);

@@ -756,6 +756,14 @@ impl Clause<'_> {
             }
             _ => return Err("the roles of the modules named are unclear".into()),
         };
+        // "…and what those import, and so on", "X's import tree", "which modules does X reach": past one
+        // import, but not said how far.
+        let extent = self.has(Cue::Extent)
+            || self.has(Cue::Path)
+            || matches!(self.lower(primary.start), "reach" | "reaches");
+        if extent && matches!(relation, Relation::Imports | Relation::Importers) {
+            return Err("reaches past one import in words that do not say how far".into());
+        }
         // "What imports A and B?" asks about each; "is B in the dependency tree of A" or "a direct import
         // of B in A" puts them in roles this reading did not tell apart.
         if !self.coordinated(&ms) {

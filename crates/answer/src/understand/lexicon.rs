@@ -54,6 +54,9 @@ pub enum Cue {
     Itself,
     YesNo,
     Have,
+    /// "and so on", "in turn", "tree", "beyond", "what those import": the question reaches past one
+    /// import in words that do not say how far, so no one-hop answer is given.
+    Extent,
     /// Words that only carry the question's politeness or framing.
     Filler,
 }
@@ -469,6 +472,19 @@ const PHRASES: &[Phrase] = &[
     (&["path"], Cue::Path),
     (&["paths"], Cue::Path),
     (&["chain"], Cue::Path),
+    (&["tree"], Cue::Extent),
+    (&["its", "imports", "need"], Cue::Transitive),
+    (&["its", "imports", "import"], Cue::Transitive),
+    (&["their", "imports", "need"], Cue::Transitive),
+    (&["their", "imports", "import"], Cue::Transitive),
+    (&["beyond"], Cue::Extent),
+    (&["in", "turn"], Cue::Extent),
+    (&["so", "on"], Cue::Extent),
+    (&["those", "import"], Cue::Extent),
+    (&["these", "import"], Cue::Extent),
+    (&["they", "import"], Cue::Extent),
+    (&["those", "modules", "import"], Cue::Extent),
+    (&["those", "depend"], Cue::Extent),
     (&["route"], Cue::Path),
     (&["sequence"], Cue::Path),
     (&["edge"], Cue::Path),

@@ -440,3 +440,22 @@ fn the_words_of_a_chain_say_its_direction() {
     // "we" as the codebase: "do we import X anywhere?" asks about importers.
     assert_eq!(part("Do we import shop.cart anywhere?").relation, Relation::Importers);
 }
+
+#[test]
+fn past_one_import_without_saying_how_far_is_not_one_hop() {
+    for question in [
+        "What does shop.api import, and what do those import, and so on?",
+        "Show shop.api's import tree.",
+        "Which modules does shop.api reach?",
+        "List what shop.api imports, first level and beyond.",
+        "What does shop.api import, following the chain?",
+        "Everything shop.api uses, and what its imports need as well",
+    ] {
+        let understood = parse(question);
+        assert!(
+            understood.parts.iter().all(|p| !matches!(p.relation, Relation::Imports | Relation::Importers)),
+            "{question}: {:?}",
+            understood.parts
+        );
+    }
+}

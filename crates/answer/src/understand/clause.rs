@@ -758,9 +758,8 @@ impl Clause<'_> {
         };
         // "…and what those import, and so on", "X's import tree", "which modules does X reach": past one
         // import, but not said how far.
-        let extent = self.has(Cue::Extent)
-            || self.has(Cue::Path)
-            || matches!(self.lower(primary.start), "reach" | "reaches");
+        let extent =
+            self.has(Cue::Extent) || self.has(Cue::Path) || matches!(self.lower(primary.start), "reach" | "reaches");
         if extent && matches!(relation, Relation::Imports | Relation::Importers) {
             return Err("reaches past one import in words that do not say how far".into());
         }

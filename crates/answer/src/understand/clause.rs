@@ -56,6 +56,11 @@ impl Mention {
         Entity::of(&self.text, linked)
     }
 
+    /// The path of the module it names, if it names one.
+    pub fn module_id(&self) -> Option<&str> {
+        self.module.as_ref().map(|(id, _)| id.as_str())
+    }
+
     fn unlinked(&self) -> bool {
         self.module.is_none() && self.symbol.is_none()
     }
@@ -686,8 +691,7 @@ impl Clause<'_> {
                 return Err("names a module and refers to it again in a second relation".into());
             }
         }
-        let same_module =
-            names.len() == 2 && names[0].module.as_ref().map(|m| &m.0) == names[1].module.as_ref().map(|m| &m.0);
+        let same_module = names.len() == 2 && names[0].module_id() == names[1].module_id();
         let roles: Vec<Role> = if same_module {
             // "modules that depend on X and are depended on by X": each X by the relation word before it.
             names
@@ -787,12 +791,9 @@ impl Clause<'_> {
                 "and" | "or" | "for" | "both" | "each" | "&" | "/" | "+" | "plus" | "as" | "well" | "vs" | "separately"
             )
         };
-        let same = |x: &Mention, y: &Mention| {
-            x.module.is_some() && x.module.as_ref().map(|m| &m.0) == y.module.as_ref().map(|m| &m.0)
-        };
         names.windows(2).all(|pair| {
             // "the Scaffold module, src/flask/sansio/scaffold.py": one module named twice.
-            if same(pair[0], pair[1]) {
+            if pair[0].module_id().is_some() && pair[0].module_id() == pair[1].module_id() {
                 return true;
             }
             let (a, b) = (pair[0].index.min(pair[1].index), pair[0].index.max(pair[1].index));

@@ -60,10 +60,8 @@ impl Clause<'_> {
     /// Adds a name said before where "it" stands ("Does it depend on ctx?" after "We want tasks to …").
     pub fn resolve_it(&mut self, said_before: &[Mention]) {
         let Some(at) = self.pronoun_at() else { return };
-        let named: Vec<Option<String>> =
-            self.mentions.iter().map(|m| m.module.as_ref().map(|(id, _)| id.clone())).collect();
-        if let Some(other) = said_before.iter().find(|m| !named.contains(&m.module.as_ref().map(|(id, _)| id.clone())))
-        {
+        let named: Vec<Option<&str>> = self.mentions.iter().map(|m| m.module_id()).collect();
+        if let Some(other) = said_before.iter().find(|m| !named.contains(&m.module_id())) {
             self.mentions.push(Mention { index: at, ..other.clone() });
             self.mentions.sort_by_key(|m| m.index);
         }

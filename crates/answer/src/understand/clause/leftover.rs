@@ -21,7 +21,7 @@ impl Clause<'_> {
                 .words
                 .get(m.index + 1)
                 .is_some_and(|w| matches!(w.lower.as_str(), "module" | "modules" | "file" | "files"));
-            let folder = m.module.as_ref().and_then(|(id, _)| id.strip_suffix("__init__.py"));
+            let folder = m.module_id().and_then(|id| id.strip_suffix("__init__.py"));
             m.text.to_lowercase() == word
                 && before_modules
                 && folder.is_some_and(|f| !part.modules.is_empty() && part.modules.iter().all(|p| p.id.starts_with(f)))

@@ -103,8 +103,8 @@ impl Judge<'_> {
         if all_noncommittal {
             return Ok(0.0);
         }
-        let mut texts = vec![question.to_string()];
-        texts.extend(generated);
+        let mut texts = vec![question];
+        texts.extend(generated.iter().map(String::as_str));
         let vectors = self.embedder.embed(&texts).await?;
         let similarities: Vec<f64> = vectors[1..].iter().map(|v| cosine(&vectors[0], v)).collect();
         Ok(similarities.iter().sum::<f64>() / similarities.len() as f64)
@@ -125,7 +125,7 @@ impl Judge<'_> {
         let out = self.ask::<Out>(&prompt).await?;
         let (tp, fp, false_negatives) = (out.TP.len() as f64, out.FP.len() as f64, out.FN.len() as f64);
         let f1 = if tp + fp + false_negatives == 0.0 { 1.0 } else { tp / (tp + 0.5 * (fp + false_negatives)) };
-        let vectors = self.embedder.embed(&[answer.to_string(), reference.to_string()]).await?;
+        let vectors = self.embedder.embed(&[answer, reference]).await?;
         Ok(0.75 * f1 + 0.25 * cosine(&vectors[0], &vectors[1]))
     }
 

@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::Result;
+use rayon::prelude::*;
 
 use strata_core::python::decode_python_source;
 use strata_core::source::FileEntry;
-use strata_search::chunks::build_chunks;
+use strata_search::chunks::{Chunk, build_chunks};
 use strata_search::{PreviousTable, SearchIndexStats, text_hash, update_search_index, write_search_index};
 
 use super::head::Head;
@@ -29,7 +30,7 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
     drop(contents);
     let chunk_clock = Instant::now();
     let fresh = build_chunks(&head.bundle, &sources);
-    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let fresh_hashes: Vec<String> = fresh.par_iter().map(|chunk| text_hash(&chunk.text)).collect();
     head.timings_ms.insert("search.chunks".to_string(), elapsed_ms(chunk_clock));
     let mut updated = None;
     if let (Some(previous), Some(dir)) = (&head.previous, request.previous)
@@ -48,7 +49,7 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
     }
     let stats = match updated {
         Some(stats) => stats,
-        None => rewrite_search_index(request, head, sources).await?,
+        None => rewrite_search_index(request, head, sources, (fresh, fresh_hashes)).await?,
     };
     for (step, ms) in &stats.timings_ms {
         head.timings_ms.insert(format!("search.{step}"), *ms);
@@ -57,18 +58,27 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
 }
 
 /// The whole table written anew. Files whose code chunks were to be kept from the previous table are
-/// read after all; vectors of unchanged chunks still come from the previous table when its embedder is
-/// this one (another embedder's vectors are useless, whatever their dimension).
+/// read after all (without any, `fresh` is already every chunk); vectors of unchanged chunks still come
+/// from the previous table when its embedder is this one (another embedder's vectors are useless,
+/// whatever their dimension).
 async fn rewrite_search_index(
     request: &IndexRequest<'_>,
     head: &Head,
     mut sources: BTreeMap<String, String>,
+    fresh: (Vec<Chunk>, Vec<String>),
 ) -> Result<SearchIndexStats> {
     let unread: Vec<FileEntry> = head.selected.iter().filter(|f| !sources.contains_key(&f.path)).cloned().collect();
-    let contents = head.snapshot.read_all(&unread)?;
-    sources.extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
-    let chunks = build_chunks(&head.bundle, &sources);
-    let hashes: Vec<String> = chunks.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let (chunks, hashes) = if unread.is_empty() {
+        fresh
+    } else {
+        drop(fresh);
+        let contents = head.snapshot.read_all(&unread)?;
+        sources.extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
+        let chunks = build_chunks(&head.bundle, &sources);
+        let hashes = chunks.par_iter().map(|chunk| text_hash(&chunk.text)).collect();
+        (chunks, hashes)
+    };
+    drop(sources);
     let vectors_from = head.previous.as_ref().filter(|p| p.same_embedder).and(request.previous);
     write_search_index(request.out_dir, &chunks, &hashes, vectors_from, request.embedder).await
 }

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 
 use chunks::Chunk;
 use embed::Embedder;
-use store::StoredChunk;
+use store::{ChunkRow, StoredChunk};
 
 /// The git blob id of a chunk's text: a stable content hash without another hashing crate.
 pub fn text_hash(text: &str) -> String {
@@ -62,17 +62,22 @@ pub async fn write_search_index(
     };
     let all: Vec<usize> = (0..chunks.len()).collect();
     let known = known_vectors(text_hashes, &all, previous_store.as_ref()).await.unwrap_or_default();
-    let (vectors, n_embedded) = vectors_for(chunks, text_hashes, &all, &known, embedder).await?;
-    let mut timings_ms = BTreeMap::from([("embed", elapsed_ms(clock))]);
+    let mut timings_ms = BTreeMap::from([("reuse", elapsed_ms(clock))]);
     let clock = Instant::now();
-    let rows: Vec<StoredChunk<'_>> = chunks
-        .iter()
-        .zip(text_hashes)
-        .zip(vectors)
-        .map(|((chunk, hash), vector)| StoredChunk { chunk, text_hash: hash.clone(), vector })
-        .collect();
-    let steps = store::write_chunk_table(index_dir, &rows, embedder.dimension()).await?;
+    let rows: Vec<ChunkRow<'_>> =
+        chunks.iter().zip(text_hashes).map(|(chunk, hash)| ChunkRow { chunk, text_hash: hash }).collect();
+    let mut n_embedded = 0;
+    let mut embed_ms = 0;
+    // Computed while the table's full-text index is built.
+    let vectors = async {
+        let clock = Instant::now();
+        let (vectors, embedded) = vectors_for(chunks, text_hashes, &all, &known, embedder).await?;
+        (n_embedded, embed_ms) = (embedded, elapsed_ms(clock));
+        Ok(vectors)
+    };
+    let steps = store::write_chunk_table(index_dir, &rows, embedder.dimension(), vectors).await?;
     timings_ms.insert("table", elapsed_ms(clock));
+    timings_ms.insert("embed", embed_ms);
     timings_ms.extend(steps);
     Ok(SearchIndexStats {
         n_chunks: chunks.len(),
@@ -174,7 +179,7 @@ async fn vectors_for(
         .map(|&i| known.get(&text_hashes[i]).filter(|vector| vector.len() == embedder.dimension()).cloned())
         .collect();
     let missing: Vec<usize> = (0..wanted.len()).filter(|&k| vectors[k].is_none()).collect();
-    let texts: Vec<String> = missing.iter().map(|&k| chunks[wanted[k]].text.clone()).collect();
+    let texts: Vec<&str> = missing.iter().map(|&k| chunks[wanted[k]].text.as_str()).collect();
     let embedded = embedder.embed(&texts).await?;
     anyhow::ensure!(
         embedded.len() == texts.len(),

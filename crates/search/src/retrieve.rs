@@ -72,7 +72,7 @@ pub async fn retrieve(
     chosen_folders: Option<Vec<String>>,
 ) -> Result<Retrieval> {
     let query_words = query_words(question);
-    let vector = embedder.embed(&[question.to_string()]).await?.pop().unwrap_or_default();
+    let vector = embedder.embed(&[question]).await?.pop().unwrap_or_default();
     let wants_tests = asks_about_tests(question);
     let mut folders =
         chosen_folders.filter(|folders| !folders.is_empty()).unwrap_or_else(|| pick_folders(bundle, question));

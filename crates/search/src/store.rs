@@ -4,12 +4,12 @@
 //! history. Reading back: hybrid (full-text + vector, reciprocal-rank fusion) or vector-only search.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use arrow_array::types::Float32Type;
 use arrow_array::{
     Array, ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, RecordBatchIterator, StringArray, UInt32Array,
 };
@@ -19,7 +19,7 @@ use lancedb::database::CreateTableMode;
 use lancedb::index::Index;
 use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
 use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions, Select};
-use lancedb::table::OptimizeAction;
+use lancedb::table::{NewColumnTransform, OptimizeAction};
 
 use super::chunks::{Chunk, ChunkKind};
 
@@ -46,13 +46,26 @@ pub struct Hit {
     pub score: f32,
 }
 
-/// Writes the table from scratch (replacing any previous one), indexes the text, and compacts.
-/// Returns the milliseconds each step took (`table.create`, `table.fts`, `table.compact`).
-pub async fn write_chunk_table(
+/// A chunk's row without its vector: the columns the table is created with.
+pub struct ChunkRow<'a> {
+    pub chunk: &'a Chunk,
+    pub text_hash: &'a str,
+}
+
+/// Writes the table from scratch (replacing any previous one), indexes the text, and compacts. The
+/// full-text index is built from the text columns while `vectors` (one per row, in order) is computed,
+/// so the two largest steps of a full run share the cores; the vector column is added after both.
+/// Returns the milliseconds each step took (`table.create`, `table.fts`, `table.vectors`,
+/// `table.compact`; `table.fts` overlaps the computing of the vectors).
+pub async fn write_chunk_table<F>(
     index_dir: &Path,
-    rows: &[StoredChunk<'_>],
+    rows: &[ChunkRow<'_>],
     dimension: usize,
-) -> Result<BTreeMap<&'static str, u64>> {
+    vectors: F,
+) -> Result<BTreeMap<&'static str, u64>>
+where
+    F: Future<Output = Result<Vec<Vec<f32>>>>,
+{
     let mut steps = Steps::default();
     let db_path = index_dir.join(LANCEDB_DIR);
     if db_path.exists() {
@@ -60,7 +73,23 @@ pub async fn write_chunk_table(
     }
     let uri = db_path.to_str().context("index directory path is not valid UTF-8")?;
     let connection = lancedb::connect(uri).execute().await.context("cannot create the LanceDB database")?;
-    let batch = chunk_batch(rows, dimension)?;
+    if rows.is_empty() {
+        // Nothing to index: the table with every column, so readers and updates see the one schema.
+        let vectors = vectors.await?;
+        anyhow::ensure!(vectors.is_empty(), "{} vectors for no chunks", vectors.len());
+        let batch = chunk_batch(&[], dimension)?;
+        let schema = batch.schema();
+        let reader = RecordBatchIterator::new(vec![Ok(batch)], schema);
+        connection
+            .create_table(TABLE_NAME, Box::new(reader) as Box<dyn arrow_array::RecordBatchReader + Send>)
+            .mode(CreateTableMode::Overwrite)
+            .execute()
+            .await
+            .context("cannot write the chunk table")?;
+        steps.done("table.create");
+        return Ok(steps.0);
+    }
+    let batch = RecordBatch::try_new(Arc::new(text_schema()), text_columns(rows))?;
     let schema = batch.schema();
     let reader = RecordBatchIterator::new(vec![Ok(batch)], schema);
     let table = connection
@@ -70,14 +99,41 @@ pub async fn write_chunk_table(
         .await
         .context("cannot write the chunk table")?;
     steps.done("table.create");
-    if !rows.is_empty() {
-        create_text_index(&table).await?;
-    }
-    steps.done("table.fts");
+    // Its own task, so it advances while this one computes the vectors.
+    let indexed = table.clone();
+    let text_index = tokio::spawn(async move {
+        let clock = Instant::now();
+        create_text_index(&indexed).await.map(|()| clock.elapsed())
+    });
+    let vectors = vectors.await;
+    let fts_time = text_index.await.context("the full-text index build stopped")??;
+    let vectors = vectors?;
+    anyhow::ensure!(vectors.len() == rows.len(), "{} vectors for {} chunks", vectors.len(), rows.len());
+    steps.0.insert("table.fts", u64::try_from(fts_time.as_millis()).unwrap_or(u64::MAX));
+    steps.restart();
+    let field = vector_field(dimension);
+    let batches: Vec<std::result::Result<RecordBatch, arrow_schema::ArrowError>> = vectors
+        .chunks(VECTOR_BATCH_ROWS)
+        .map(|part| {
+            RecordBatch::try_new(Arc::new(Schema::new(vec![field.clone()])), vec![vector_column(part, dimension)?])
+        })
+        .collect();
+    drop(vectors);
+    let reader = RecordBatchIterator::new(batches, Arc::new(Schema::new(vec![field])));
+    table
+        .add_columns()
+        .transform(NewColumnTransform::Reader(Box::new(reader)))
+        .execute()
+        .await
+        .context("cannot write the vector column")?;
+    steps.done("table.vectors");
     compact(&table).await?;
     steps.done("table.compact");
     Ok(steps.0)
 }
+
+/// Rows per batch of the vector column as it is written (bounds the copy made for Arrow).
+const VECTOR_BATCH_ROWS: usize = 8192;
 
 /// Updates a copy of a previous table in place: deletes the rows of `stale_ids`, adds `rows` in one batch,
 /// then compacts, which also brings the full-text index up to date, and prunes the old versions.
@@ -147,6 +203,11 @@ impl Default for Steps {
 impl Steps {
     fn done(&mut self, step: &'static str) {
         self.0.insert(step, u64::try_from(self.1.elapsed().as_millis()).unwrap_or(u64::MAX));
+        self.restart();
+    }
+
+    /// The next step is timed from now.
+    fn restart(&mut self) {
         self.1 = Instant::now();
     }
 }
@@ -185,14 +246,20 @@ async fn prune(table: &lancedb::Table) -> Result<()> {
 }
 
 fn chunk_batch(rows: &[StoredChunk<'_>], dimension: usize) -> Result<RecordBatch> {
-    fn strings<'r>(rows: &'r [StoredChunk<'r>], field: impl Fn(&'r StoredChunk<'r>) -> &'r str) -> ArrayRef {
+    let text_rows: Vec<ChunkRow<'_>> =
+        rows.iter().map(|row| ChunkRow { chunk: row.chunk, text_hash: &row.text_hash }).collect();
+    let vectors: Vec<&[f32]> = rows.iter().map(|row| row.vector.as_slice()).collect();
+    let mut columns = text_columns(&text_rows);
+    columns.push(vector_column(&vectors, dimension)?);
+    Ok(RecordBatch::try_new(Arc::new(table_schema(dimension)), columns)?)
+}
+
+/// Every column but the vector, in schema order.
+fn text_columns(rows: &[ChunkRow<'_>]) -> Vec<ArrayRef> {
+    fn strings<'r>(rows: &'r [ChunkRow<'r>], field: impl Fn(&'r ChunkRow<'r>) -> &'r str) -> ArrayRef {
         Arc::new(StringArray::from_iter_values(rows.iter().map(field)))
     }
-    let vectors = FixedSizeListArray::from_iter_primitive::<Float32Type, _, _>(
-        rows.iter().map(|row| Some(row.vector.iter().copied().map(Some).collect::<Vec<_>>())),
-        dimension as i32,
-    );
-    let columns: Vec<ArrayRef> = vec![
+    vec![
         strings(rows, |row| &row.chunk.id),
         strings(rows, |row| row.chunk.kind.as_str()),
         strings(rows, |row| &row.chunk.module),
@@ -201,13 +268,29 @@ fn chunk_batch(rows: &[StoredChunk<'_>], dimension: usize) -> Result<RecordBatch
         Arc::new(rows.iter().map(|row| Some(row.chunk.line_start)).collect::<UInt32Array>()),
         Arc::new(rows.iter().map(|row| Some(row.chunk.line_end)).collect::<UInt32Array>()),
         strings(rows, |row| &row.chunk.text),
-        strings(rows, |row| &row.text_hash),
-        Arc::new(vectors),
-    ];
-    Ok(RecordBatch::try_new(Arc::new(table_schema(dimension)), columns)?)
+        strings(rows, |row| row.text_hash),
+    ]
 }
 
-fn table_schema(dimension: usize) -> Schema {
+/// The vectors as one fixed-size list column, copied once into a flat buffer.
+fn vector_column<V: AsRef<[f32]>>(vectors: &[V], dimension: usize) -> Result<ArrayRef, arrow_schema::ArrowError> {
+    let mut flat = Vec::with_capacity(vectors.len() * dimension);
+    for vector in vectors {
+        let vector = vector.as_ref();
+        if vector.len() != dimension {
+            return Err(arrow_schema::ArrowError::InvalidArgumentError(format!(
+                "a {}-dimensional vector in a {dimension}-dimensional table",
+                vector.len()
+            )));
+        }
+        flat.extend_from_slice(vector);
+    }
+    let item = Arc::new(Field::new("item", DataType::Float32, true));
+    let values = Arc::new(Float32Array::from(flat));
+    Ok(Arc::new(FixedSizeListArray::try_new(item, dimension as i32, values, None)?))
+}
+
+fn text_schema() -> Schema {
     Schema::new(vec![
         Field::new("id", DataType::Utf8, false),
         Field::new("kind", DataType::Utf8, false),
@@ -218,12 +301,21 @@ fn table_schema(dimension: usize) -> Schema {
         Field::new("line_end", DataType::UInt32, false),
         Field::new("text", DataType::Utf8, false),
         Field::new("text_hash", DataType::Utf8, false),
-        Field::new(
-            "vector",
-            DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32),
-            true,
-        ),
     ])
+}
+
+fn vector_field(dimension: usize) -> Field {
+    Field::new(
+        "vector",
+        DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32),
+        true,
+    )
+}
+
+fn table_schema(dimension: usize) -> Schema {
+    let mut fields: Vec<Field> = text_schema().fields().iter().map(|field| field.as_ref().clone()).collect();
+    fields.push(vector_field(dimension));
+    Schema::new(fields)
 }
 
 /// An opened chunk table.

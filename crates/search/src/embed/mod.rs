@@ -24,7 +24,7 @@ pub trait Embedder: Send + Sync {
     /// Stable identity: an index built by one embedder is never queried with another.
     fn id(&self) -> String;
     fn dimension(&self) -> usize;
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a>;
+    fn embed<'a>(&'a self, texts: &'a [&'a str]) -> EmbedFuture<'a>;
 }
 
 use strata_core::bundle::EmbedderInfo;

@@ -38,7 +38,7 @@ impl OpenAiEmbedder {
         let config = OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(settings.api_key.expose());
         let mut embedder =
             OpenAiEmbedder { client: Client::with_config(config), model: settings.model.clone(), dimension: 0 };
-        let probe = embedder.embed_batch(&["dimension probe".to_string()]).await?;
+        let probe = embedder.embed_batch(&["dimension probe"]).await?;
         embedder.dimension = probe.first().map_or(0, Vec::len);
         if embedder.dimension == 0 {
             bail!("the embedding server returned an empty vector for model {}", settings.model);
@@ -46,10 +46,10 @@ impl OpenAiEmbedder {
         Ok(embedder)
     }
 
-    async fn embed_batch(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+    async fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let request = CreateEmbeddingRequestArgs::default()
             .model(self.model.clone())
-            .input(EmbeddingInput::StringArray(texts.to_vec()))
+            .input(EmbeddingInput::StringArray(texts.iter().map(|text| text.to_string()).collect()))
             .build()?;
         let mut backoff = FIRST_BACKOFF;
         let mut attempt = 1;
@@ -99,7 +99,7 @@ impl Embedder for OpenAiEmbedder {
         self.dimension
     }
 
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+    fn embed<'a>(&'a self, texts: &'a [&'a str]) -> EmbedFuture<'a> {
         Box::pin(async move {
             let mut vectors = Vec::with_capacity(texts.len());
             for batch in texts.chunks(BATCH_SIZE) {

@@ -85,7 +85,7 @@ impl Embedder for StaticEmbedder {
         self.dimension
     }
 
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+    fn embed<'a>(&'a self, texts: &'a [&'a str]) -> EmbedFuture<'a> {
         Box::pin(async move {
             use rayon::prelude::*;
             texts.par_iter().map(|text| self.embed_one(text)).collect()

@@ -5,11 +5,14 @@
 # size as built and stripped, and the release archive's size and decompression time with each
 # compressor the Action could use (gzip, as today's tar.gz; xz; zstd), side by side in one table.
 #
-# usage: bench/build.sh [--cold] [--profiles dev,fast,release] [--touch FILE,FILE...]
+# usage: bench/build.sh [--cold] [--icf] [--profiles dev,fast,release] [--touch FILE,FILE...]
 #   --cold      also time a build from an empty target directory per profile (release: about an hour
 #               on 2 cores), and `cargo test -p strata-core` (the light crate alone, tests included)
 #               from empty; without it the existing target directory is reused, so the first build
 #               only brings it up to date and is not reported as cold.
+#   --icf       also relink each optimised profile's binary with identical code folding
+#               (`-C link-arg=-Wl,--icf=all`, rust-lld on x86_64 Linux; what release.yml ships there)
+#               and measure it in a row of its own.
 #   --profiles  which profiles to measure (default: dev,fast).
 #   --touch     the source files whose change (a comment line appended, one at a time) the incremental
 #               builds measure (default: one file each in strata-core, strata-answer and the binary
@@ -21,11 +24,12 @@ repo=$(dirname "$here")
 usage() { sed -n '/^# usage:/,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "build.sh: $*" >&2; exit 1; }
 
-cold=false profiles="dev,fast"
+cold=false icf=false profiles="dev,fast"
 touch_files=crates/core/src/python/parse.rs,crates/answer/src/understand/lexicon.rs,src/commands/ask.rs
 while [ $# -gt 0 ]; do
   case $1 in
     --cold) cold=true; shift ;;
+    --icf) icf=true; shift ;;
     --profiles) profiles=${2:?--profiles needs a list}; shift 2 ;;
     --profiles=*) profiles=${1#*=}; shift ;;
     --touch) touch_files=${2:?--touch needs files}; shift 2 ;;
@@ -60,9 +64,24 @@ decompress_ms() { # CMD FILE: median of 3 decompressions to /dev/null
   printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p
 }
 
+archive_row() { # LABEL COLD_S BINARY: print its sizes, archives and unpack times
+  local size stripped
+  size=$(stat -c %s "$3")
+  mkdir -p "$tmp/archive/strata"
+  cp "$3" "$tmp/archive/strata/strata"
+  strip "$tmp/archive/strata/strata"
+  stripped=$(stat -c %s "$tmp/archive/strata/strata")
+  tar -C "$tmp/archive" -cf "$tmp/strata.tar" strata
+  gzip -9 -c "$tmp/strata.tar" >"$tmp/strata.tar.gz"
+  xz -9 -T0 -c "$tmp/strata.tar" >"$tmp/strata.tar.xz"
+  zstd -19 -T0 -q -c "$tmp/strata.tar" >"$tmp/strata.tar.zst"
+  echo "| $1 | $2 | $(mb "$size") | $(mb "$stripped") | $(mb "$(stat -c %s "$tmp/strata.tar.gz")") | $(mb "$(stat -c %s "$tmp/strata.tar.xz")") | $(mb "$(stat -c %s "$tmp/strata.tar.zst")") | $(decompress_ms "gzip -dc" "$tmp/strata.tar.gz") | $(decompress_ms "xz -dc" "$tmp/strata.tar.xz") | $(decompress_ms "zstd -dc" "$tmp/strata.tar.zst") |"
+  rm -rf "$tmp/archive" "$tmp"/strata.tar*
+}
+
 echo "strata $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1); $(rustc --version); $(nproc) cores"
 echo
-echo "| profile | cold build s | binary MB | stripped MB | tar.gz MB | tar.xz MB | tar.zst MB | gunzip ms | unxz ms | unzstd ms |"
+echo "| profile | cold build s | binary MiB | stripped MiB | tar.gz MiB | tar.xz MiB | tar.zst MiB | gunzip ms | unxz ms | unzstd ms |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 incremental_rows=()
 for profile in ${profiles//,/ }; do
@@ -81,18 +100,14 @@ for profile in ${profiles//,/ }; do
     restore
     seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile" >/dev/null
   done
-  bin=$warm_target/$dir/strata
-  size=$(stat -c %s "$bin")
-  mkdir -p "$tmp/archive/strata"
-  cp "$bin" "$tmp/archive/strata/strata"
-  strip "$tmp/archive/strata/strata"
-  stripped=$(stat -c %s "$tmp/archive/strata/strata")
-  tar -C "$tmp/archive" -cf "$tmp/strata.tar" strata
-  gzip -9 -c "$tmp/strata.tar" >"$tmp/strata.tar.gz"
-  xz -9 -T0 -c "$tmp/strata.tar" >"$tmp/strata.tar.xz"
-  zstd -19 -T0 -q -c "$tmp/strata.tar" >"$tmp/strata.tar.zst"
-  echo "| $profile | $cold_s | $(mb "$size") | $(mb "$stripped") | $(mb "$(stat -c %s "$tmp/strata.tar.gz")") | $(mb "$(stat -c %s "$tmp/strata.tar.xz")") | $(mb "$(stat -c %s "$tmp/strata.tar.zst")") | $(decompress_ms "gzip -dc" "$tmp/strata.tar.gz") | $(decompress_ms "xz -dc" "$tmp/strata.tar.xz") | $(decompress_ms "zstd -dc" "$tmp/strata.tar.zst") |"
-  rm -rf "$tmp/archive" "$tmp"/strata.tar*
+  archive_row "$profile" "$cold_s" "$warm_target/$dir/strata"
+  if [ "$icf" = true ] && [ "$profile" != dev ]; then
+    seconds env CARGO_TARGET_DIR="$warm_target" cargo rustc --locked --profile "$profile" --bin strata \
+      -- -C link-arg=-Wl,--icf=all >/dev/null
+    archive_row "$profile + icf" "-" "$warm_target/$dir/strata"
+    # Link it again as configured, so the warm target holds the profile's own binary.
+    seconds env CARGO_TARGET_DIR="$warm_target" cargo build --locked --profile "$profile" >/dev/null
+  fi
 done
 echo
 echo "| profile | one line appended to | incremental build s |"

@@ -6,7 +6,7 @@
 # compressor the Action could use (gzip, as today's tar.gz; xz; zstd), side by side in one table.
 #
 # usage: bench/build.sh [--cold] [--icf] [--profiles dev,fast,release] [--touch FILE,FILE...]
-#   --cold      also time a build from an empty target directory per profile (release: about an hour
+#   --cold      also time a build from an empty target directory per profile (release: about half an hour
 #               on 2 cores), and `cargo test -p strata-core` (the light crate alone, tests included)
 #               from empty; without it the existing target directory is reused, so the first build
 #               only brings it up to date and is not reported as cold.

@@ -43,6 +43,27 @@ pub enum Command {
     Fetch(FetchArgs),
     /// Score answers on a question set with RAGAS-style metrics; compare with a baseline report.
     Eval(EvalArgs),
+    /// Choose the ranking and decline settings on question sets from several repositories, reporting
+    /// each repository's figures under settings fitted on the others (leave one repository out).
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// A question set of a repository, as REPO=INDEX_DIR=QUESTIONS.jsonl (repeatable; several sets may
+    /// share a repository). Lines with `gold_files` are answerable; lines with `"answerable": false`
+    /// ask about things the code does not contain.
+    #[arg(long = "set", required = true, value_name = "REPO=INDEX=FILE")]
+    pub sets: Vec<String>,
+    /// Most answerable questions the decline may refuse on the repositories it is fitted on.
+    #[arg(long, default_value_t = 0.02, value_name = "SHARE")]
+    pub false_decline_budget: f64,
+    /// Passes of coordinate ascent over the ranking settings.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub rounds: usize,
+    /// Write the report (held-out figures per repository and set, the fitted settings) as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => commands::run_bot_command(args),
         Command::Fetch(args) => commands::run_fetch_command(args),
         Command::Eval(args) => commands::run_eval_command(args),
+        Command::Fit(args) => commands::run_fit_command(args),
     };
     ExitCode::from(exit_for(result) as u8)
 }

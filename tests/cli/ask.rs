@@ -164,7 +164,7 @@ fn behavioural_question_is_answered_from_retrieval() {
     assert_eq!(answer["mode"], "retrieval");
     assert_eq!(cited(&answer)[0], "shop/payments/gateway.py", "{answer:#}");
     assert!(answer["context"].as_array().unwrap().iter().any(|c| c["kind"] == "central"));
-    assert_eq!(answer["index"]["embedder"], "builtin-hash-v1-512");
+    assert_eq!(answer["index"]["embedder"], "builtin-hash-v2-512");
 }
 
 #[test]
@@ -271,7 +271,7 @@ fn asking_without_an_index_is_a_clear_error() {
 #[test]
 fn the_manifest_records_the_embedder_and_chunk_hashes() {
     let manifest: Value = serde_json::from_slice(&shop_index().read("manifest.json")).unwrap();
-    assert_eq!(manifest["embedder"], json!({"id": "builtin-hash-v1-512", "dimension": 512}));
+    assert_eq!(manifest["embedder"], json!({"id": "builtin-hash-v2-512", "dimension": 512}));
     let chunks = manifest["chunks"].as_object().unwrap();
     assert!(chunks.contains_key("module:shop/cart.py"));
     assert!(chunks.keys().any(|id| id.starts_with("code:shop/payments/gateway.py:")));

@@ -1,88 +1,95 @@
-//! When retrieval should say "I don't know": a decision from the retrieval evidence, not from whether
-//! every word of the question appears in the code.
+//! When retrieval should say "I don't know": one decision from the evidence of the ranking, a logistic
+//! model whose weights were fitted on answerable and unanswerable questions pooled from several
+//! repositories (`strata eval fit`, leave one repository out) and recorded in every index's manifest
+//! ([`DeclineSettings`]), so an answer can be traced to the settings that produced it.
 //!
-//! Three things decline outright, because no search result can make up for them: a name the question
-//! writes as a name (`JWT`, `Kafka`, `cached_property`) that no chunk of the whole index contains (a
-//! technology or component the repository lacks), no search result at all, and a question about the
-//! project's people or deployments (why the maintainers chose something, what a site runs in
-//! production), which one snapshot of the code cannot show. Everything else is weighed on two
-//! features of the evidence ([`Features`]) against thresholds fitted on development questions
-//! (`eval/abstention/fit.py`) and recorded in every index's manifest ([`AbstentionSettings`]), so an
-//! answer can be traced to the settings that produced it.
+//! The evidence ([`Features`]): how much of the question the best module and the best five hold,
+//! how strongly the best module wins, whether the code names the question writes exist, how many of
+//! its topic words no module holds at all, and whether it asks about the project's people, plans,
+//! numbers or operations rather than its code. Only a question with no search results at all is
+//! declined without the model.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use serde::Serialize;
 
-pub use strata_core::bundle::AbstentionSettings;
+use strata_core::bundle::RankingSettings;
+use strata_core::text::{content_terms, is_code, is_discourse, split_words, stem};
+use strata_search::retrieve::Retrieval;
 
-/// Words people use to talk *about* code rather than name what it does: how it is built (architecture,
-/// component, layer, flow), how a question is framed (purpose, relationship, definition), and function
-/// words the full-text index drops. That the code never says "mechanism" is no sign that the question
-/// is about something the repository lacks, so these words never count as absent.
-const DISCOURSE: &str = "\
-    abstraction abstractions also accomplish achieve achieves actual actually additional after again against \
-    aim approach approaches architectural architecture aspect aspects because before behave behaves \
-    behavior behaviour behind benefit benefits best better between both boundaries boundary brief \
-    briefly central characteristics choice clean cohesion collaborate collaboration component components \
-    concept concepts conceptual concern concerns consequence consequences consider considerations \
-    coordinate coordinates coordination core coupling decision decisions definition definitions describe \
-    design designed detail details difference differences different during each effect effects \
-    effectively efficient efficiently enable enables ensure ensures entire establish establishing \
-    example examples exist exists explain extensibility facilitate facilitates feature features flow \
-    flows framework frameworks functionality further general goal goals happen happens impact \
-    implication implications importance important influence instead integrate integration intent \
-    intention interact interaction interactions interplay involve involved involves key layer layered \
-    layers lifecycle logic main maintain maintainability manner meaning mechanism mechanisms modular \
-    modularity more most motivation nature necessary need needs other over overall own part particular \
-    parts pattern patterns perform performs pipeline play plays possible precise precisely primary \
-    principle principles process purpose purposes rationale reason reasons relate related relation \
-    relationship relationships rely relies responsibility responsibilities responsible result role roles \
-    same scenario scenarios semantic semantics separation serve serves significance similar specific \
-    specifically stage stages step steps strategy strategies structure structured such support supports \
-    system systems than then through throughout together trade tradeoff tradeoffs typical typically \
-    under underlying understand until various very way ways while within without work works workflow";
+pub use strata_core::bundle::DeclineSettings;
 
-/// One question word and what the index says about it.
+/// One question term and what the index says about it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TermEvidence {
+    /// The term, stemmed.
     pub word: String,
-    /// Chunks of the whole index that contain it, counted up to [`DF_CAP`].
-    pub chunks: usize,
-    /// Whether the retrieved context contains it.
+    /// Modules that hold it.
+    pub modules: usize,
+    /// Whether one of the best five modules holds it.
     pub in_context: bool,
-    /// Whether the question writes it as a name (`JWT`, `WebSocket`, `cached_property`).
-    pub name: bool,
+    /// A word about code in general ("mechanism"), never counted as unseen.
+    pub discourse: bool,
 }
 
-impl TermEvidence {
-    /// A word of the question's topic that no chunk of the index contains.
-    pub fn absent_topic(&self) -> bool {
-        let word = self.word.to_lowercase();
-        // Derived forms count too ("architecturally", "relationships"), for entries long enough not to
-        // be the start of unrelated words.
-        let discourse =
-            DISCOURSE.split_whitespace().any(|entry| word == entry || (entry.len() >= 5 && word.starts_with(entry)));
-        let function = FUNCTION_WORDS.split_whitespace().any(|entry| word == entry);
-        self.chunks == 0 && !discourse && !function
-    }
-}
-
-/// Document frequencies are counted up to this: beyond it a word is common and its weight is the floor.
-pub const DF_CAP: usize = 500;
-
-/// Function words the full-text index drops as stop words, so that it never reports them.
-const FUNCTION_WORDS: &str = "been being could did had has have may might must shall should were whether which \
-    who whom whose will would";
-
-/// The features the decision weighs, each in [0, 1].
+/// The evidence the decision weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Features {
-    /// Share of the question's topic words that no chunk of the index contains (words about code in
-    /// general, like "mechanism" or "relationship", are not topic words): many mean the question is
-    /// about something the code does not do.
-    pub absent: f64,
-    /// IDF-weighted share of the words the index knows that the retrieved context contains: whether
-    /// the code found is about the question's rare, telling words or only its common ones.
-    pub covered: f64,
+    /// Share of the topic terms (not discourse words) that no module holds.
+    pub unseen: f64,
+    /// Share of the topic the best module holds, each term weighed by its rarity (a term no module
+    /// holds as the rarest).
+    pub coverage_top: f64,
+    /// The same for the best five modules together.
+    pub coverage_top5: f64,
+    /// The best module's BM25F over the most the whole topic could score, in [0, 1).
+    pub bm25_top: f64,
+    /// The best module's score less the fifth's.
+    pub margin: f64,
+    /// 1 when the question writes code names and every one is defined, is a module, or is used.
+    pub names_known: f64,
+    /// 1 when the question writes a code name that no module defines, is, or uses.
+    pub names_unknown: f64,
+    /// 1 when the question asks about the project's people, plans, numbers or operations.
+    pub beyond_code: f64,
+    /// 1 when a word the question writes as a name (`Kafka`, `JWT`, `WebSocket`) is held by no module.
+    pub unseen_name: f64,
+}
+
+/// The features' names, in the order of [`Features::values`]: the names the settings' weights use.
+pub const FEATURE_NAMES: [&str; 9] = [
+    "unseen",
+    "coverage_top",
+    "coverage_top5",
+    "bm25_top",
+    "margin",
+    "names_known",
+    "names_unknown",
+    "beyond_code",
+    "unseen_name",
+];
+
+impl Features {
+    pub fn values(&self) -> [f64; 9] {
+        [
+            self.unseen,
+            self.coverage_top,
+            self.coverage_top5,
+            self.bm25_top,
+            self.margin,
+            self.names_known,
+            self.names_unknown,
+            self.beyond_code,
+            self.unseen_name,
+        ]
+    }
+
+    /// (name, value) of every feature.
+    pub fn named(&self) -> [(&'static str, f64); 9] {
+        let values = self.values();
+        std::array::from_fn(|i| (FEATURE_NAMES[i], values[i]))
+    }
 }
 
 /// Why an answer was given or declined, for the JSON answer and for fitting the settings.
@@ -90,6 +97,8 @@ pub struct Features {
 pub struct Evidence {
     pub terms: Vec<TermEvidence>,
     pub features: Features,
+    /// `bias + Σ weight · feature` under the settings used; answered when at least their threshold.
+    pub score: f64,
     pub decision: Decision,
 }
 
@@ -97,187 +106,264 @@ pub struct Evidence {
 #[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
 pub enum Decision {
     Answer,
-    /// Names the question uses that the index never mentions.
-    UnknownNames(Vec<String>),
     NoResults,
-    /// What the question asks about that the code cannot record.
-    BeyondTheCode(String),
-    /// The evidence is too weak: too many topic words absent, or too little of the rest in the context.
-    WeakEvidence,
+    /// The model declined; the detail says which evidence weighed most against answering.
+    WeakEvidence(String),
 }
 
-/// The settings fitted by `eval/abstention/fit.py` on the development half of the SWE-QA sets
-/// (answerable) and `eval/abstention/*.jsonl` (unanswerable); the held-out half is only reported.
-pub fn fitted() -> AbstentionSettings {
-    AbstentionSettings {
-        max_absent: 0.25,
-        min_covered: 0.0,
-        fitted_on:
-            "eval/abstention/fit.py: SWE-QA even lines (73 answerable), eval/abstention/*.jsonl (35 unanswerable)"
-                .to_string(),
-    }
-}
-
-/// Features from the question's words; `total_chunks` is the size of the index.
-pub fn features(terms: &[TermEvidence], total_chunks: usize) -> Features {
-    let topic = terms.iter().filter(|t| t.chunks > 0 || t.absent_topic()).count();
-    if topic == 0 {
-        return Features { absent: 0.0, covered: 0.0 };
-    }
-    let absent = terms.iter().filter(|t| t.absent_topic()).count() as f64 / topic as f64;
-    let idf = |t: &TermEvidence| ((total_chunks as f64 + 1.0) / (t.chunks as f64 + 1.0)).ln().max(0.05);
-    let known: Vec<&TermEvidence> = terms.iter().filter(|t| t.chunks > 0).collect();
-    let mass: f64 = known.iter().map(|t| idf(t)).sum();
-    let found: f64 = known.iter().filter(|t| t.in_context).map(|t| idf(t)).sum();
-    Features { absent, covered: if mass == 0.0 { 0.0 } else { found / mass } }
-}
-
-/// The decision for a question with its evidence; `has_results` is whether the search found anything.
-pub fn decide(
-    question: &str,
-    terms: &[TermEvidence],
-    features: &Features,
-    has_results: bool,
-    settings: &AbstentionSettings,
-) -> Decision {
-    let unknown: Vec<String> = terms.iter().filter(|t| t.name && t.chunks == 0).map(|t| t.word.clone()).collect();
-    if !unknown.is_empty() {
-        Decision::UnknownNames(unknown)
-    } else if !has_results {
-        Decision::NoResults
-    } else if let Some(what) = beyond_the_code(question) {
-        Decision::BeyondTheCode(what.to_string())
-    } else if features.absent >= settings.max_absent || features.covered < settings.min_covered {
-        Decision::WeakEvidence
+/// The evidence of a retrieval for `question`, ranked with `ranking`.
+pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings) -> (Vec<TermEvidence>, Features) {
+    let query = &retrieval.query;
+    let top: Vec<usize> = retrieval.ranked.iter().take(5).map(|&(i, _)| i).collect();
+    let terms: Vec<TermEvidence> = query
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(t, term)| TermEvidence {
+            word: term.term.clone(),
+            modules: term.df,
+            in_context: top.iter().any(|&i| query.candidates[i].counts[t].iter().any(|&c| c > 0)),
+            discourse: is_discourse(&term.term),
+        })
+        .collect();
+    let topic: Vec<&TermEvidence> = terms.iter().filter(|t| !t.discourse).collect();
+    let unseen = if topic.is_empty() {
+        0.0
     } else {
-        Decision::Answer
-    }
+        topic.iter().filter(|t| t.modules == 0).count() as f64 / topic.len() as f64
+    };
+    // The question's topic weighed by rarity, a term no module holds as rare as a term can be: how
+    // much of the whole question a module accounts for, not only of the words the index knows.
+    let rarest = f64::from(query.rarest_idf());
+    let weight = |term: &strata_search::rank::QueryTerm| if term.df == 0 { rarest } else { f64::from(term.idf) };
+    let mass: f64 = query.terms.iter().filter(|t| !is_discourse(&t.term)).map(weight).sum();
+    let known_mass: f64 = query.terms.iter().filter(|t| !is_discourse(&t.term) && t.df > 0).map(weight).sum();
+    let held_by = |candidates: &[usize]| -> f64 {
+        if mass <= 0.0 {
+            return 0.0;
+        }
+        let held: f64 = query
+            .terms
+            .iter()
+            .enumerate()
+            .filter(|(t, term)| {
+                !is_discourse(&term.term)
+                    && term.df > 0
+                    && candidates.iter().any(|&i| query.candidates[i].counts[*t].iter().any(|&c| c > 0))
+            })
+            .map(|(_, term)| weight(term))
+            .sum();
+        held / mass
+    };
+    let scores: Vec<f32> = retrieval.ranked.iter().take(5).map(|&(_, s)| s).collect();
+    let known_share = if mass > 0.0 { known_mass / mass } else { 0.0 };
+    let bm25_top = top
+        .first()
+        .map_or(0.0, |&i| f64::from(strata_search::rank::bm25f(query, &query.candidates[i], ranking)) * known_share);
+    let names_known = !retrieval.names.is_empty() && retrieval.unknown_names.is_empty();
+    let written_as_names = name_terms(question);
+    let unseen_name = terms.iter().any(|t| t.modules == 0 && written_as_names.contains(&t.word));
+    let features = Features {
+        unseen,
+        coverage_top: held_by(&top[..top.len().min(1)]),
+        coverage_top5: held_by(&top),
+        bm25_top,
+        margin: f64::from(scores.first().copied().unwrap_or(0.0) - scores.last().copied().unwrap_or(0.0)),
+        names_known: f64::from(u8::from(names_known)),
+        names_unknown: f64::from(u8::from(!retrieval.unknown_names.is_empty())),
+        beyond_code: f64::from(u8::from(beyond_the_code(question).is_some())),
+        unseen_name: f64::from(u8::from(unseen_name)),
+    };
+    (terms, features)
 }
 
-/// People who make a project's decisions, as the subject of a question.
-const PEOPLE: &[&str] = &[
-    "maintainers",
-    "maintainer",
-    "authors",
-    "author",
-    "developers",
-    "contributors",
-    "core team",
-    "core developers",
-    "team",
-    "designers",
-];
-/// Verbs of a decision people made.
-const DECIDED: &[&str] = &[
-    "choose",
-    "chose",
-    "chosen",
-    "decide",
-    "decided",
-    "prefer",
-    "preferred",
-    "pick",
-    "picked",
-    "opt",
-    "opted",
-    "vote",
-    "voted",
-];
-/// Verbs of what a deployment runs or uses.
-const RUNS: &[&str] =
-    &["run", "runs", "running", "use", "uses", "deploy", "deploys", "deployed", "host", "hosts", "hosted"];
+/// The stemmed terms of the words a question writes as names: code (`max_retries`, `WebSocket`),
+/// all capitals (`JWT`), or a capital letter inside a sentence (`Kafka`, `Redis`).
+fn name_terms(question: &str) -> BTreeSet<String> {
+    let mut terms = BTreeSet::new();
+    let mut sentence_start = true;
+    for token in question.split_whitespace() {
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let all_capitals = letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase());
+        if is_code(word) || all_capitals || (capitalised && !sentence_start) {
+            terms.extend(content_terms(word));
+        }
+        sentence_start = token.ends_with(['.', '?', '!', ':']);
+    }
+    terms
+}
 
-/// What a question asks that only the project's history or operations could say: a decision by its
-/// people ("why did the maintainers choose …") or what a deployment runs in production. `None` for a
-/// question about the code, including "why does the code use X instead of Y", which the code can show.
+/// The decision on `features` under `settings`, with the model's score.
+pub fn decide(features: &Features, has_results: bool, settings: &DeclineSettings) -> (f64, Decision) {
+    let contributions: Vec<(&str, f64)> = features
+        .named()
+        .into_iter()
+        .map(|(name, value)| (name, settings.weights.get(name).copied().unwrap_or(0.0) * value))
+        .collect();
+    let score = settings.bias + contributions.iter().map(|(_, c)| c).sum::<f64>();
+    if !has_results {
+        return (score, Decision::NoResults);
+    }
+    if score >= settings.threshold {
+        return (score, Decision::Answer);
+    }
+    let worst = contributions.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map_or("", |(name, _)| *name);
+    (score, Decision::WeakEvidence(worst.to_string()))
+}
+
+/// What a question about a project (not its code) asks about, and the words that show it, as data:
+/// `alone` words show it by themselves; `paired` words only next to one of `with` (a release *date*,
+/// *how many* users). Words are matched as written (lowercased, a plural `s` allowed), not by stem:
+/// "maintainers" is about people, "maintains" is not.
+struct Beyond {
+    what: &'static str,
+    alone: &'static str,
+    paired: &'static str,
+    with: &'static str,
+}
+
+const BEYOND: &[Beyond] = &[
+    Beyond {
+        what: "the project's people",
+        alone: "maintainer author creator founder contributor committer sponsor funder donor volunteer mentor \
+            bdfl steering|council core|team core|developer release|manager project|lead employee salary",
+        paired: "",
+        with: "",
+    },
+    Beyond {
+        what: "the project's community and process",
+        alone: "gsoc summer|of|code sprint conference meetup mailing|list forum discord slack governance triage \
+            code|of|conduct issue|tracker trac jira",
+        paired: "vote ticket tickets",
+        with: "project team community core open",
+    },
+    Beyond {
+        what: "the project's plans and releases",
+        alone: "roadmap upcoming deadline timeline end|of|life eol",
+        paired: "release released version ship shipped plan planned schedule scheduled bugfix backport",
+        with: "next date when|will when|is when|does cadence upcoming this|month this|year last|year future",
+    },
+    Beyond {
+        what: "numbers about the project",
+        alone: "popularity market|share survey",
+        paired: "users people companies websites sites stars forks contributors members installs universities \
+            developers organizations businesses downloads",
+        with: "how|many number count per|month per|week per|year worldwide",
+    },
+    Beyond {
+        what: "the project's operations",
+        alone: "cdn datacenter build|farm",
+        paired: "host hosted hosting runs run server serve serves provider deploy deployed production \
+            infrastructure administer administers",
+        with: "website site docs documentation domain homepage cloud company companies",
+    },
+];
+
+/// A cue list as phrases (`a|b` is the phrase "a b").
+fn phrases(words: &str) -> Vec<Vec<String>> {
+    words.split_whitespace().map(|phrase| phrase.split('|').map(str::to_string).collect()).collect()
+}
+
+static BEYOND_STEMS: LazyLock<Vec<(&'static str, [Vec<Vec<String>>; 3])>> =
+    LazyLock::new(|| BEYOND.iter().map(|b| (b.what, [phrases(b.alone), phrases(b.paired), phrases(b.with)])).collect());
+
+/// "who" followed closely by a verb of making or running the project ("who maintains"), not of code
+/// ("who calls").
+const WHO_VERBS: &str = "maintain wrote written write create found lead led own fund sponsor develop review decide \
+    approve manage started";
+
+/// What a question asks that only the project's people, history, plans or operations could say, or
+/// `None` for a question about the code. A web address (`djangoproject.com`) is about a site, not code.
 pub fn beyond_the_code(question: &str) -> Option<&'static str> {
-    let lower = question.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let text = format!(" {} ", words.join(" "));
-    let has = |phrase: &str| text.contains(&format!(" {phrase} "));
-    if PEOPLE.iter().any(|p| has(p)) && DECIDED.iter().any(|v| has(v)) {
-        return Some("a decision the project's people made");
+    let words: Vec<String> = split_words(question);
+    let same = |word: &String, cue: &String| word == cue || word.strip_suffix('s') == Some(cue.as_str());
+    let has = |phrases: &[Vec<String>]| {
+        phrases.iter().any(|phrase| {
+            words.windows(phrase.len().max(1)).any(|window| window.iter().zip(phrase).all(|(w, c)| same(w, c)))
+        })
+    };
+    let who_verbs: Vec<String> = WHO_VERBS.split_whitespace().map(stem).collect();
+    let who_makes = words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| w == "who" && words.iter().skip(i + 1).take(3).any(|next| who_verbs.contains(&stem(next))));
+    if who_makes {
+        return Some("the project's people");
     }
-    if ends_a_clause(&lower, "in production") && RUNS.iter().any(|v| has(v)) {
-        return Some("what a deployment runs in production");
+    for (what, [alone, paired, with]) in BEYOND_STEMS.iter() {
+        if has(alone) || (has(paired) && has(with)) {
+            return Some(what);
+        }
     }
-    None
-}
-
-/// Whether `phrase` occurs followed by the end of the text or punctuation, not by more words
-/// ("in production?" but not "in production mode").
-fn ends_a_clause(text: &str, phrase: &str) -> bool {
-    text.match_indices(phrase).any(|(at, _)| {
-        let before = text[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-        let after = text[at + phrase.len()..].trim_start().chars().next();
-        before && after.is_none_or(|c| !c.is_alphanumeric())
-    })
+    let web_address = question.split_whitespace().any(|token| {
+        let token = token.trim_matches(|c: char| !c.is_alphanumeric());
+        [".com", ".org", ".io", ".net", ".dev"].iter().any(|tld| token.ends_with(tld)) && !token.ends_with(".py")
+    });
+    web_address.then_some("a website")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
-    fn term(word: &str, chunks: usize, in_context: bool) -> TermEvidence {
-        TermEvidence { word: word.to_string(), chunks, in_context, name: false }
+    fn features(unseen: f64, coverage: f64) -> Features {
+        Features {
+            unseen,
+            coverage_top: coverage,
+            coverage_top5: coverage,
+            bm25_top: coverage / 2.0,
+            margin: 0.1,
+            names_known: 0.0,
+            names_unknown: 0.0,
+            beyond_code: 0.0,
+            unseen_name: 0.0,
+        }
     }
 
     #[test]
-    fn rare_words_weigh_more_than_common_ones() {
-        // The rare word in the context and the common one missing: most of the weight is covered.
-        let rare_found = [term("signal", 3, true), term("request", 400, false)];
-        let common_found = [term("signal", 3, false), term("request", 400, true)];
-        let a = features(&rare_found, 1000);
-        let b = features(&common_found, 1000);
-        assert!(a.covered > 0.7 && b.covered < 0.3, "{a:?} {b:?}");
-        assert_eq!(a.absent, 0.0);
+    fn the_model_weighs_the_evidence_and_names_what_weighed_most() {
+        let settings = DeclineSettings {
+            bias: 0.0,
+            weights: BTreeMap::from([("unseen".to_string(), -4.0), ("coverage_top".to_string(), 2.0)]),
+            threshold: 0.0,
+            fitted_on: String::new(),
+        };
+        assert_eq!(decide(&features(0.0, 0.8), true, &settings).1, Decision::Answer);
+        assert_eq!(decide(&features(0.5, 0.8), true, &settings).1, Decision::WeakEvidence("unseen".into()));
+        assert_eq!(decide(&features(0.0, 0.8), false, &settings).1, Decision::NoResults);
     }
 
     #[test]
-    fn absent_words_are_counted_but_not_weighed_in_coverage() {
-        // "mechanisms" is how people talk about code; "bitrate" is a topic the index lacks.
-        let terms = [term("mechanisms", 0, false), term("bitrate", 0, false), term("session", 5, true)];
-        assert!(!term("architecturally", 0, false).absent_topic() && !term("did", 0, false).absent_topic());
-        let f = features(&terms, 100);
-        assert_eq!((f.absent, f.covered), (0.5, 1.0));
+    fn words_written_as_names() {
+        let terms = name_terms("How does Flask talk to Kafka over JWT with max_retries and Redis? Where too.");
+        let expected = ["flask", "kafka", "jwt", "max", "retri", "redi"];
+        assert_eq!(terms, expected.iter().map(|w| w.to_string()).collect::<BTreeSet<String>>());
     }
 
     #[test]
-    fn an_absent_name_declines_whatever_the_evidence() {
-        let settings = fitted();
-        let mut terms = vec![term("session", 5, true)];
-        terms.push(TermEvidence { word: "kafka".into(), chunks: 0, in_context: false, name: true });
-        let strong = Features { absent: 0.0, covered: 1.0 };
-        let decision = decide("Where are Kafka events sent?", &terms, &strong, true, &settings);
-        assert_eq!(decision, Decision::UnknownNames(vec!["kafka".into()]));
-        let decision = decide("Where are sessions saved?", &terms[..1], &strong, false, &settings);
-        assert_eq!(decision, Decision::NoResults);
-    }
-
-    #[test]
-    fn weak_evidence_declines_at_either_threshold() {
-        let settings = AbstentionSettings { max_absent: 0.4, min_covered: 0.3, fitted_on: String::new() };
-        let terms = [term("session", 5, true)];
-        let decide_on = |absent, covered| decide("How?", &terms, &Features { absent, covered }, true, &settings);
-        assert_eq!(decide_on(0.2, 0.9), Decision::Answer);
-        assert_eq!(decide_on(0.4, 0.9), Decision::WeakEvidence);
-        assert_eq!(decide_on(0.2, 0.2), Decision::WeakEvidence);
-    }
-
-    #[test]
-    fn questions_about_people_and_deployments_are_beyond_the_code() {
+    fn questions_about_people_plans_numbers_and_operations_are_beyond_the_code() {
         for question in [
-            "Why did the core developers decide to drop the old parser?",
-            "Which cache backend does example.org use in production?",
-            "Why have the authors chosen a metaclass for models?",
+            "Who maintains this library these days?",
+            "When is the next release planned?",
+            "How many downloads per month does it get?",
+            "When will the next version ship?",
+            "Which cloud hosts the project's documentation website?",
+            "Why did the core developers decide to drop the old parser, and who decided it?",
+            "What is on the roadmap for the ORM?",
         ] {
             assert!(beyond_the_code(question).is_some(), "{question}");
         }
         for question in [
-            "Why does the router use a trie instead of a list?",
-            "How does the app decide which template to render?",
-            "What changes when the server runs in production mode?",
-            "Which settings does the team model store?",
+            "Who calls send() when a redirect is followed?",
+            "Which function writes the response body to disk?",
+            "How does the server start its worker threads?",
+            "Where is the version string parsed?",
+            "How many modules import the session module?",
+            "Why do I get a version conflict error when two packages need different versions?",
+            "Where are the file downloads of a package retried?",
         ] {
             assert_eq!(beyond_the_code(question), None, "{question}");
         }

@@ -70,11 +70,6 @@ static YES_NO: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(does|do|did|will|would|is|are|was|can|could|has|have|should)\b").expect("valid regex")
 });
 
-/// Module mentions: backticked, path-like or dotted names.
-static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"`([^`]+)`|([\w./-]+\.py)\b|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b").expect("valid regex")
-});
-
 /// The topic of a question about the change, or `None` when the question does not point at a change.
 pub fn change_topic(question: &str) -> Option<ChangeTopic> {
     let question = question.replace(['’', '‘'], "'");
@@ -89,9 +84,8 @@ pub fn change_topic(question: &str) -> Option<ChangeTopic> {
 pub fn mentioned_modules(question: &str, head: &Bundle) -> Vec<String> {
     let linker = EntityLinker::new(head);
     let mut modules = Vec::new();
-    for captures in MENTION.captures_iter(question) {
-        let Some(mention) = captures.iter().skip(1).flatten().next() else { continue };
-        if let Some(Linked::Module { id, .. }) = linker.link(mention.as_str())
+    for mention in strata_core::text::code_names(question) {
+        if let Some(Linked::Module { id, .. }) = linker.link(&mention.text)
             && !modules.contains(&id)
         {
             modules.push(id);

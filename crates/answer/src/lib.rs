@@ -7,9 +7,10 @@
 //! bundle (`citations`); weak retrieval evidence gives an explicit decline instead of a guess.
 
 pub mod abstain;
+/// Linking names to modules and symbols lives with search, which ranks by it too.
+pub use strata_search::entities;
 pub mod change;
 pub mod citations;
-pub mod entities;
 pub mod extractive;
 pub mod generate;
 pub mod loaded;
@@ -18,24 +19,21 @@ pub mod structural;
 pub mod tools;
 pub mod understand;
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
-use abstain::{Decision, Evidence, TermEvidence};
+use abstain::{Decision, Evidence};
 
-use strata_core::bundle::{Bundle, Manifest};
+use strata_core::bundle::{Bundle, DeclineSettings, Manifest, RankingSettings, fitted_decline, fitted_ranking};
+use strata_search::SearchIndex;
 use strata_search::embed::Embedder;
-use strata_search::retrieve::{Retrieval, retrieve};
-use strata_search::store::ChunkStore;
-use strata_search::tokens::{content_terms, stem};
+use strata_search::entities::EntityLinker;
+use strata_search::lexicon::Field;
+use strata_search::retrieve::{Prepared, Retrieval, prepare};
 
 pub use generate::ChatSettings;
 
 /// Longest question accepted, in characters.
 pub const MAX_QUESTION_CHARS: usize = 2_000;
-/// Chunks retrieved per question.
-pub const RETRIEVAL_LIMIT: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -113,8 +111,8 @@ const SEARCH_DAMAGED: &str = "the search index is damaged (reading it failed)";
 pub struct Answerer<'a> {
     pub bundle: &'a Bundle,
     pub manifest: &'a Manifest,
-    /// The chunk table, or why there is none (structural questions are still answered).
-    pub store: Result<&'a ChunkStore, &'a str>,
+    /// The chunk table and lexicon, or why there are none (structural questions are still answered).
+    pub search: Result<&'a SearchIndex, &'a str>,
     pub embedder: &'a dyn Embedder,
     pub chat: Option<&'a ChatSettings>,
 }
@@ -122,65 +120,17 @@ pub struct Answerer<'a> {
 impl Answerer<'_> {
     pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
         let question = question.trim();
-        if question.is_empty() {
-            return Ok(self.declined(question, "The question is empty. Ask about the code, for example `what imports <module>?` or `where is <class> defined?`.".to_string(), Vec::new()));
-        }
-        if question.chars().count() > MAX_QUESTION_CHARS {
-            return Ok(self.declined(
-                question,
-                format!("The question is longer than {MAX_QUESTION_CHARS} characters; ask something shorter."),
-                Vec::new(),
-            ));
-        }
         let linker = entities::EntityLinker::new(self.bundle);
-        let mut understood = understand::understand(question, &linker);
-        // "What does this PR affect?": only the bot on a pull request knows the change.
-        if about_the_change(question, &understood).is_some() {
-            let mut answer = self.declined(question, NEEDS_A_PULL_REQUEST.to_string(), Vec::new());
-            answer.understood = Some(understood);
-            return Ok(answer);
-        }
-        if understood.complete() {
-            let exact = structural::answer_parts(self.bundle, &mut understood.parts);
-            let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
-            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new());
-            answer.understood = Some(understood);
-            return Ok(answer);
-        }
-        // A name the graph does not know may still be in the code (a variable, an imported class): then
-        // retrieval answers; a name no code contains (a typo, a module that is not there) is declined.
-        let mut notes = Vec::new();
-        let unknown_in_code = match (&understood.unknown, self.store) {
-            (Some(name), Ok(store)) => store.contains_text(name).await.unwrap_or(false),
-            _ => false,
+        let (understood, mut notes) = match self.route(question, &linker) {
+            Route::Answered(answer) => return Ok(*answer),
+            Route::Search { understood, notes } => (understood, notes),
         };
-        if let Some(name) = &understood.unknown
-            && unknown_in_code
-        {
-            notes.push(format!(
-                "`{name}` is not a module, file or symbol of the import graph; answered from the code that mentions it"
-            ));
-        } else if let Some(name) = &understood.unknown {
-            let suggestions: Vec<String> =
-                structural::suggestions(self.bundle, name).iter().map(|s| format!("`{s}`")).collect();
-            let hint = if suggestions.is_empty() {
-                String::new()
-            } else {
-                format!(" Did you mean {}?", suggestions.join(", "))
-            };
-            let reason = format!(
-                "I don't know which module `{name}` is: no module, file or symbol of the index matches it.{hint}"
-            );
-            let mut answer = self.declined(question, reason, Vec::new());
-            answer.understood = Some(understood);
-            return Ok(answer);
-        }
         // With a model, the graph tools may answer what the parser did not understand.
         let mut diagnostics = Vec::new();
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
         {
-            let search = RetrievalSearch { answerer: self };
+            let search = RetrievalSearch { answerer: self, linker: &linker };
             match tools::answer_with_tools(chat, question, self.bundle, &search).await {
                 Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
                     let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
@@ -198,7 +148,7 @@ impl Answerer<'_> {
                     tool_notes.insert(0, format!("answered with the graph tools: {}", calls.join(", ")));
                     let mode = if declined { Mode::Declined } else { Mode::Generated };
                     let mut answer = self.finish(question, mode, text, citations, context, tool_notes);
-                    answer.understood = Some(understood);
+                    answer.understood = Some(*understood);
                     return Ok(answer);
                 }
                 Ok(tools::ToolOutcome::NotUsed(reason)) => {
@@ -212,55 +162,109 @@ impl Answerer<'_> {
                 }
             }
         }
-        let mut answer = self.answer_by_retrieval(question, &understood).await?;
+        let mut answer = self.answer_by_retrieval(question, &understood, &linker).await?;
         answer.notes.splice(0..0, notes);
         answer.diagnostics.splice(0..0, diagnostics);
-        answer.understood = Some(understood);
+        answer.understood = Some(*understood);
         Ok(answer)
     }
 
-    /// A question not understood completely: hybrid retrieval, with what the graph says about every
-    /// module the question names, then a model or the extractive answer, or a decline.
+    /// Everything a question goes through before the search: the checks, the understanding, exact
+    /// answers from the graph, and names nothing holds. The fit (`strata eval fit`) routes questions
+    /// the same way.
+    pub fn route(&self, question: &str, linker: &EntityLinker<'_>) -> Route {
+        let question = question.trim();
+        if question.is_empty() {
+            return self.route_declined(question, "The question is empty. Ask about the code, for example `what imports <module>?` or `where is <class> defined?`.".to_string(), None);
+        }
+        if question.chars().count() > MAX_QUESTION_CHARS {
+            let reason = format!("The question is longer than {MAX_QUESTION_CHARS} characters; ask something shorter.");
+            return self.route_declined(question, reason, None);
+        }
+        let mut understood = understand::understand(question, linker);
+        // "What does this PR affect?": only the bot on a pull request knows the change.
+        if about_the_change(question, &understood).is_some() {
+            return self.route_declined(question, NEEDS_A_PULL_REQUEST.to_string(), Some(understood));
+        }
+        if understood.complete() {
+            let exact = structural::answer_parts(self.bundle, &mut understood.parts);
+            let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
+            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new());
+            answer.understood = Some(understood);
+            return Route::Answered(Box::new(answer));
+        }
+        // A name the graph does not know may still be in the code (a variable, an imported class), or
+        // the question may name other things that are there: then retrieval answers and weighs it. A
+        // name no code holds, when it is all the question names, is declined with suggestions.
+        let mut notes = Vec::new();
+        if let Some(name) = &understood.unknown {
+            let in_code = self.search.is_ok_and(|search| mentioned_in_code(search, name));
+            if in_code {
+                notes.push(format!(
+                    "`{name}` is not a module, file or symbol of the import graph; answered from the code that mentions it"
+                ));
+            } else if understood.linked.is_empty() {
+                let suggestions: Vec<String> =
+                    structural::suggestions(self.bundle, name).iter().map(|s| format!("`{s}`")).collect();
+                let hint = if suggestions.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Did you mean {}?", suggestions.join(", "))
+                };
+                let reason = format!(
+                    "I don't know which module `{name}` is: no module, file or symbol of the index matches it.{hint}"
+                );
+                return self.route_declined(question, reason, Some(understood));
+            } else {
+                notes.push(format!("`{name}` is not in the index; answered from the other names the question uses"));
+            }
+        }
+        Route::Search { understood: Box::new(understood), notes }
+    }
+
+    fn route_declined(&self, question: &str, reason: String, understood: Option<understand::Understanding>) -> Route {
+        let mut answer = self.declined(question, reason, Vec::new());
+        answer.understood = understood;
+        Route::Answered(Box::new(answer))
+    }
+
+    /// A question not understood completely: modules ranked from the lexical index and the chunk
+    /// search, with what the graph says about every module the question names, then a model or the
+    /// extractive answer, or a decline.
     async fn answer_by_retrieval(
         &self,
         question: &str,
         understood: &understand::Understanding,
+        linker: &EntityLinker<'_>,
     ) -> anyhow::Result<Answer> {
-        let store = match self.store {
-            Ok(store) => store,
+        let search = match self.search {
+            Ok(search) => search,
             Err(problem) => return Ok(self.search_unavailable(question, problem)),
         };
-        // With a model, it picks the folders to search first; a failure just means lexical folder scoring.
+        // With a model, it picks the folders to search first; a failure just means no folder boost.
         let mut notes = Vec::new();
         let mut diagnostics = Vec::new();
         let chosen_folders = match self.chat {
             Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
                 Ok(folders) => Some(folders),
                 Err(error) => {
-                    notes.push("folder selection by the language model failed; used lexical folder scoring".into());
+                    notes.push("folder selection by the language model failed; searched every folder alike".into());
                     diagnostics.push(format!("folder selection: {error:#}"));
                     None
                 }
             },
             None => None,
         };
-        let mut retrieval =
-            match retrieve(store, self.embedder, self.bundle, question, RETRIEVAL_LIMIT, chosen_folders).await {
-                Ok(retrieval) => retrieval,
-                Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
-            };
-        retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
-        let context = context_items(&retrieval);
-        let evidence = match self.weigh_evidence(store, question, &retrieval).await {
-            Ok(evidence) => evidence,
+        let ranking = self.ranking_settings();
+        let retrieval = match prepare(search, self.embedder, self.bundle, linker, question, chosen_folders).await {
+            Ok(prepared) => prepared.finish(self.bundle, &ranking),
             Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
         };
-        if evidence.decision != Decision::Answer {
-            let reason = decline_reason(&evidence, &retrieval, self.bundle.nodes.len());
-            let mut answer = self.declined(question, reason, context);
-            answer.evidence = Some(evidence);
-            return Ok(answer);
-        }
+        let (retrieval, evidence, context) =
+            match self.weigh(question, understood, retrieval, &ranking, &self.decline_settings()) {
+                Weighed::Declined(answer) => return Ok(*answer),
+                Weighed::Answer { retrieval, evidence, context } => (retrieval, evidence, context),
+            };
         if let Some(chat) = self.chat {
             match generate::generate(chat, question, &retrieval, self.bundle).await {
                 Ok(generated) => {
@@ -284,48 +288,78 @@ impl Answerer<'_> {
                 }
             }
         }
-        let extract = extractive::answer(self.bundle, &retrieval);
+        Ok(self.extractive(question, &retrieval, context, evidence))
+    }
+
+    /// A retrieval weighed: declined, or the retrieval with the graph facts of the modules the
+    /// question names, its evidence and its context.
+    fn weigh(
+        &self,
+        question: &str,
+        understood: &understand::Understanding,
+        mut retrieval: Retrieval,
+        ranking: &RankingSettings,
+        decline: &DeclineSettings,
+    ) -> Weighed {
+        retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
+        let context = context_items(&retrieval);
+        let evidence = weigh_evidence(question, &retrieval, ranking, decline);
+        if evidence.decision != Decision::Answer {
+            let reason = decline_reason(question, &evidence, &retrieval, self.bundle.nodes.len());
+            let mut answer = self.declined(question, reason, context);
+            answer.evidence = Some(evidence);
+            return Weighed::Declined(Box::new(answer));
+        }
+        Weighed::Answer { retrieval, evidence, context }
+    }
+
+    fn extractive(
+        &self,
+        question: &str,
+        retrieval: &Retrieval,
+        context: Vec<ContextItem>,
+        evidence: Evidence,
+    ) -> Answer {
+        let extract = extractive::answer(self.bundle, retrieval);
         let citations = citations::cite(self.bundle, self.manifest, &extract.cited);
         let mut answer = self.finish(question, Mode::Retrieval, extract.text, citations, context, Vec::new());
         answer.evidence = Some(evidence);
-        Ok(answer)
+        answer
     }
 
-    /// What the index says about each question word, the features, and the decision.
-    async fn weigh_evidence(
+    /// The offline answer to a routed question from a prepared search under the given settings: what
+    /// `ask --offline` answers, for the fit to score settings without searching again.
+    pub fn offline_answer(
         &self,
-        store: &ChunkStore,
         question: &str,
-        retrieval: &Retrieval,
-    ) -> anyhow::Result<Evidence> {
-        let in_context: BTreeSet<String> = retrieval.hits.iter().flat_map(|hit| content_terms(&hit.text)).collect();
-        let mut terms = Vec::new();
-        // One full-text lookup per word, run together.
-        let frequencies = futures::future::try_join_all(
-            retrieval.query_words.iter().map(|word| store.frequency(word, abstain::DF_CAP)),
-        )
-        .await?;
-        for (word, mut chunks) in retrieval.query_words.iter().zip(frequencies) {
-            let token = name_written(question, word);
-            // A name may be split into other tokens in the code ("FastAPI"): look for it as written
-            // (the whole name, since a piece of one, like "ql" of "GraphQL", is inside other words).
-            if let Some(token) = &token
-                && chunks == 0
-                && store.contains_text(token).await?
-            {
-                chunks = 1;
+        understood: &understand::Understanding,
+        prepared: Prepared,
+        ranking: &RankingSettings,
+        decline: &DeclineSettings,
+    ) -> Answer {
+        let retrieval = prepared.finish(self.bundle, ranking);
+        match self.weigh(question, understood, retrieval, ranking, decline) {
+            Weighed::Declined(answer) => *answer,
+            Weighed::Answer { retrieval, evidence, context } => {
+                self.extractive(question, &retrieval, context, evidence)
             }
-            let in_context = in_context.contains(&stem(word));
-            terms.push(TermEvidence { word: word.clone(), chunks, in_context, name: token.is_some() });
         }
-        let total = store.count().await?;
-        let features = abstain::features(&terms, total);
-        let settings = match &self.manifest.answer {
-            Some(recorded) => recorded.abstention.clone(),
-            None => abstain::fitted(),
-        };
-        let decision = abstain::decide(question, &terms, &features, !retrieval.hits.is_empty(), &settings);
-        Ok(Evidence { terms, features, decision })
+    }
+
+    /// The search for a routed question, done once (the fit ranks it many times).
+    pub async fn prepare(&self, question: &str, linker: &EntityLinker<'_>) -> anyhow::Result<Prepared> {
+        let search = self.search.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        prepare(search, self.embedder, self.bundle, linker, question.trim(), None).await
+    }
+
+    /// The ranking settings recorded with the index, else this strata's.
+    pub fn ranking_settings(&self) -> RankingSettings {
+        self.manifest.answer.as_ref().and_then(|a| a.ranking.clone()).unwrap_or_else(fitted_ranking)
+    }
+
+    /// The decline settings recorded with the index, else this strata's.
+    pub fn decline_settings(&self) -> DeclineSettings {
+        self.manifest.answer.as_ref().and_then(|a| a.decline.clone()).unwrap_or_else(fitted_decline)
     }
 
     /// The decline for a question only the search index could answer, when it cannot be used.
@@ -390,15 +424,31 @@ impl Answerer<'_> {
     }
 }
 
+/// Where a question goes before the search.
+pub enum Route {
+    /// Answered or declined without the search.
+    Answered(Box<Answer>),
+    /// To the search, with what was understood and notes for the answer.
+    Search { understood: Box<understand::Understanding>, notes: Vec<String> },
+}
+
+enum Weighed {
+    Declined(Box<Answer>),
+    Answer { retrieval: Retrieval, evidence: Evidence, context: Vec<ContextItem> },
+}
+
 /// The `search_code` tool: the same hybrid retrieval as an offline answer, as text for the model.
 struct RetrievalSearch<'a> {
     answerer: &'a Answerer<'a>,
+    linker: &'a EntityLinker<'a>,
 }
 
 impl tools::CodeSearch for RetrievalSearch<'_> {
     async fn search(&self, query: &str) -> anyhow::Result<(String, Vec<String>)> {
-        let store = self.answerer.store.map_err(|problem| anyhow::anyhow!("{problem}"))?;
-        let found = retrieve(store, self.answerer.embedder, self.answerer.bundle, query, RETRIEVAL_LIMIT, None).await?;
+        let answerer = self.answerer;
+        let search = answerer.search.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        let prepared = prepare(search, answerer.embedder, answerer.bundle, self.linker, query, None).await?;
+        let found = prepared.finish(answerer.bundle, &answerer.ranking_settings());
         let mut text = String::new();
         let mut modules = Vec::new();
         for hit in found.hits.iter().take(6) {
@@ -413,8 +463,27 @@ impl tools::CodeSearch for RetrievalSearch<'_> {
     }
 }
 
-/// The decline's text: what was searched and why the evidence did not answer it.
-fn decline_reason(evidence: &Evidence, retrieval: &Retrieval, n_modules: usize) -> String {
+/// The evidence of a retrieval and the decision on it.
+pub fn weigh_evidence(
+    question: &str,
+    retrieval: &Retrieval,
+    ranking: &RankingSettings,
+    decline: &DeclineSettings,
+) -> Evidence {
+    let (terms, features) = abstain::evidence(question, retrieval, ranking);
+    let (score, decision) = abstain::decide(&features, !retrieval.ranked.is_empty(), decline);
+    Evidence { terms, features, score, decision }
+}
+
+/// Whether the code holds `name` at all: an identifier of that name, or, written in prose, the name
+/// as a whole word of some module.
+fn mentioned_in_code(search: &SearchIndex, name: &str) -> bool {
+    let last = name.trim_end_matches(".py").rsplit(['.', '/']).next().unwrap_or(name).to_lowercase();
+    last.len() >= 3 && !search.lexicon.postings(&last, Field::Ident).is_empty()
+}
+
+/// The decline's text: what was searched and the evidence that weighed most against answering.
+fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_modules: usize) -> String {
     let quoted = |words: &[&str]| {
         let quoted: Vec<String> = words.iter().map(|word| format!("`{word}`")).collect();
         match quoted.split_last() {
@@ -422,29 +491,30 @@ fn decline_reason(evidence: &Evidence, retrieval: &Retrieval, n_modules: usize) 
             _ => quoted.join(""),
         }
     };
+    if let Some(what) = abstain::beyond_the_code(question) {
+        return format!(
+            "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
+        );
+    }
     let searched = if retrieval.query_words.is_empty() {
         "no searchable words".to_string()
     } else {
         retrieval.query_words.join(", ")
     };
-    let why = match &evidence.decision {
-        Decision::UnknownNames(names) => {
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            format!(" No code in the index mentions {}.", quoted(&names))
-        }
-        Decision::BeyondTheCode(what) => {
-            return format!(
-                "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
-            );
-        }
-        Decision::NoResults => String::new(),
-        Decision::WeakEvidence | Decision::Answer => {
-            let missing: Vec<&str> = evidence.terms.iter().filter(|t| !t.in_context).map(|t| t.word.as_str()).collect();
-            if missing.is_empty() {
-                String::new()
-            } else {
-                format!(" None of the retrieved code mentions {}.", quoted(&missing))
-            }
+    let unseen: Vec<&str> =
+        evidence.terms.iter().filter(|t| t.modules == 0 && !t.discourse).map(|t| t.word.as_str()).collect();
+    let unknown: Vec<&str> = retrieval.unknown_names.iter().map(String::as_str).collect();
+    let why = if !unknown.is_empty() {
+        format!(" No code in the index defines or uses {}.", quoted(&unknown))
+    } else if !unseen.is_empty() {
+        format!(" No module mentions {}.", quoted(&unseen))
+    } else {
+        let missing: Vec<&str> =
+            evidence.terms.iter().filter(|t| !t.in_context && !t.discourse).map(|t| t.word.as_str()).collect();
+        if missing.is_empty() {
+            " The best matches hold the words but not together in one place.".to_string()
+        } else {
+            format!(" None of the best matches mentions {}.", quoted(&missing))
         }
     };
     format!(
@@ -480,44 +550,4 @@ fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {
         });
     }
     items
-}
-
-/// The token `word` comes from, when the question writes it as a name rather than an English word:
-/// an acronym or inner capital (`JWT`, `WebSocket`), a capitalised word after the first (`Kafka`), or
-/// an identifier (`cached_property`, `flask.signals`).
-fn name_written(question: &str, word: &str) -> Option<String> {
-    question
-        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        .map(|token| token.trim_matches('.'))
-        .filter(|token| !token.is_empty())
-        .enumerate()
-        .filter(|(_, token)| token.to_lowercase().contains(word))
-        .find(|(position, token)| {
-            let inner_capital = token.chars().skip(1).any(char::is_uppercase);
-            let capitalised = *position > 0 && token.chars().next().is_some_and(char::is_uppercase);
-            inner_capital || capitalised || token.contains(['_', '.'])
-        })
-        .map(|(_, token)| token.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::name_written;
-
-    fn written_as_a_name(question: &str, word: &str) -> bool {
-        name_written(question, word).is_some()
-    }
-
-    #[test]
-    fn names_are_told_from_english_words() {
-        let question = "How does Flask validate JWT tokens over a WebSocket with cached_property?";
-        for word in ["jwt", "socket", "web", "flask", "cached"] {
-            assert!(written_as_a_name(question, word), "{word}");
-        }
-        for word in ["validate", "tokens", "how"] {
-            assert!(!written_as_a_name(question, word), "{word}");
-        }
-        assert!(!written_as_a_name("Kafka events?", "kafka"), "the first word is capitalised anyway");
-        assert_eq!(name_written("Does it speak GraphQL?", "ql").as_deref(), Some("GraphQL"));
-    }
 }

@@ -6,7 +6,7 @@
 //! transitive dependents, PageRank, folder index); `bundle` defines and writes the on-disk contract
 //! (`bundle.json`, Parquet tables, `graph.html`, `summary.md`, `manifest.json`). `views` draws focused
 //! graph views, `impact` computes what a change touches. `config` merges flags with `strata.toml`;
-//! `secret` keeps tokens out of logs; `error_text` phrases errors for people.
+//! `text` is the one way words are split, stemmed and told to be code; `secret` keeps tokens out of logs; `error_text` phrases errors for people.
 
 pub mod bundle;
 pub mod config;
@@ -16,4 +16,5 @@ pub mod impact;
 pub mod python;
 pub mod secret;
 pub mod source;
+pub mod text;
 pub mod views;

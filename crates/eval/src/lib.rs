@@ -7,6 +7,7 @@
 //! reciprocal rank, and the false-decline rate, per category, beside a reference row.
 
 pub mod aggregate;
+pub mod fit;
 pub mod judge;
 pub mod locate;
 pub mod metrics;
@@ -83,9 +84,10 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     });
     let chunk_texts: HashMap<String, String> = if judge.is_some() {
         index
-            .store
+            .search
             .as_ref()
             .map_err(|problem| anyhow::anyhow!("{problem}"))?
+            .store
             .all_chunks()
             .await?
             .into_iter()

@@ -156,10 +156,6 @@ fn relevancy(question: &Question, answer: &Answer, cited: &[String], declined: b
 /// What the question is about, lowercased: the oracle's module (its file stem or last dotted part) or
 /// symbol, else the identifiers the question names (`snake_case`, `CamelCase`, dotted, paths, code).
 pub fn subject_terms(question: &Question) -> Vec<String> {
-    static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"`([^`]+)`|\b[A-Za-z_][\w./-]*(?:_|\.|/)[\w./-]+\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b")
-            .expect("valid regex")
-    });
     let mut terms = Vec::new();
     if let Some(query) = &question.oracle_query {
         for mention in [query.module.as_deref(), query.name.as_deref()].into_iter().flatten() {
@@ -167,9 +163,8 @@ pub fn subject_terms(question: &Question) -> Vec<String> {
         }
     }
     if terms.is_empty() {
-        for found in IDENTIFIER.captures_iter(&question.question) {
-            let text = found.get(1).map_or(found.get(0).map_or("", |m| m.as_str()), |m| m.as_str());
-            terms.push(last_part(text));
+        for name in strata_core::text::code_names(&question.question) {
+            terms.push(last_part(&name.text));
         }
     }
     terms.retain(|term| term.len() >= 3 && term != "py");

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use strata_core::python::decode_python_source;
 use strata_core::source::FileEntry;
 use strata_search::chunks::{Chunk, build_chunks};
+use strata_search::lexicon::{self, Lexicon};
 use strata_search::{PreviousTable, SearchIndexStats, text_hash, update_search_index, write_search_index};
 
 use super::head::Head;
@@ -28,6 +29,9 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
         .map(|(file, bytes)| (file.path.clone(), decode_python_source(bytes)))
         .collect();
     drop(contents);
+    let lexicon_clock = Instant::now();
+    write_lexicon(request, head, &sources)?;
+    head.timings_ms.insert("search.lexicon".to_string(), elapsed_ms(lexicon_clock));
     let chunk_clock = Instant::now();
     let fresh = build_chunks(&head.bundle, &sources);
     let fresh_hashes: Vec<String> = fresh.par_iter().map(|chunk| text_hash(&chunk.text)).collect();
@@ -55,6 +59,36 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
         head.timings_ms.insert(format!("search.{step}"), *ms);
     }
     Ok(stats)
+}
+
+/// `lexicon.parquet` for the head: terms of the files read now, the others' from the previous
+/// lexicon; files in neither (a previous index without a usable lexicon) are read for it.
+fn write_lexicon(request: &IndexRequest<'_>, head: &Head, sources: &BTreeMap<String, String>) -> Result<()> {
+    let ids: Vec<&str> = head.bundle.nodes.keys().map(String::as_str).collect();
+    let previous: Option<(Lexicon, Vec<&str>)> = match (&head.previous, request.previous) {
+        (Some(previous), Some(dir)) => {
+            let previous_ids: Vec<&str> = previous.bundle.nodes.keys().map(String::as_str).collect();
+            lexicon::read_lexicon(dir, &previous_ids).ok().map(|lexicon| (lexicon, previous_ids))
+        }
+        _ => None,
+    };
+    let known: std::collections::BTreeSet<&str> =
+        previous.as_ref().map(|(_, ids)| ids.iter().copied().collect()).unwrap_or_default();
+    let unread: Vec<FileEntry> = head
+        .selected
+        .iter()
+        .filter(|file| !sources.contains_key(&file.path) && !known.contains(file.path.as_str()))
+        .cloned()
+        .collect();
+    let lexicon = if unread.is_empty() {
+        lexicon::assemble(&ids, sources, previous.as_ref().map(|(l, ids)| (l, ids.as_slice())))?
+    } else {
+        let mut all = sources.clone();
+        let contents = head.snapshot.read_all(&unread)?;
+        all.extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
+        lexicon::assemble(&ids, &all, previous.as_ref().map(|(l, ids)| (l, ids.as_slice())))?
+    };
+    lexicon::write_lexicon(request.out_dir, &lexicon, &ids)
 }
 
 /// The whole table written anew. Files whose code chunks were to be kept from the previous table are

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use strata_core::bundle::{self, AnswerSettings, Bundle, EmbedderInfo, Manifest, SelectionRecord, ToolInfo};
+use strata_core::bundle::{self, Bundle, EmbedderInfo, Manifest, SelectionRecord, ToolInfo};
 use strata_core::python::ParsedFile;
 use strata_core::source::FileEntry;
 
@@ -52,7 +52,7 @@ pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTr
         embedder: EmbedderInfo { id: request.embedder.id(), dimension: request.embedder.dimension() },
         chunks: chunk_hashes,
         timings_ms: head.timings_ms.clone(),
-        answer: Some(AnswerSettings { abstention: strata_answer::abstain::fitted() }),
+        answer: Some(bundle::fitted_answer_settings()),
         selection: snapshot.folder_in_repository().map(|folder| SelectionRecord {
             folder: folder.to_string(),
             enclosing: snapshot.enclosing_folders().to_vec(),

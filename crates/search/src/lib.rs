@@ -1,11 +1,14 @@
-//! Search: chunks built from the bundle, embedded, stored in LanceDB with a full-text index, and
-//! retrieved by hybrid search. Network access here is only the optional OpenAI-compatible embedder.
+//! Search: chunks built from the bundle, embedded, stored in LanceDB with a full-text index; a lexical
+//! index of every module's fields (`lexicon`); modules ranked for a question from both (`rank`,
+//! `retrieve`), with the question's code names linked to modules (`entities`). Network access here is only the optional OpenAI-compatible embedder.
 
 pub mod chunks;
 pub mod embed;
+pub mod entities;
+pub mod lexicon;
+pub mod rank;
 pub mod retrieve;
 pub mod store;
-pub mod tokens;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -16,6 +19,22 @@ use anyhow::{Context, Result};
 use chunks::Chunk;
 use embed::Embedder;
 use store::{ChunkRow, StoredChunk};
+
+/// The search side of an index, opened together: the chunk table and the lexical index.
+pub struct SearchIndex {
+    pub store: store::ChunkStore,
+    pub lexicon: lexicon::Lexicon,
+}
+
+impl SearchIndex {
+    /// Opens the chunk table and the lexicon of `index_dir`, written for `bundle`'s modules.
+    pub async fn open(index_dir: &Path, bundle: &strata_core::bundle::Bundle) -> Result<SearchIndex> {
+        let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
+        let lexicon = lexicon::read_lexicon(index_dir, &ids)?;
+        let store = store::ChunkStore::open(index_dir).await?;
+        Ok(SearchIndex { store, lexicon })
+    }
+}
 
 /// The git blob id of a chunk's text: a stable content hash without another hashing crate.
 pub fn text_hash(text: &str) -> String {

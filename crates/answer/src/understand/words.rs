@@ -1,7 +1,9 @@
 //! Splitting a question into words with their byte spans: contractions expanded, possessives cut,
 //! hyphenated English split, and code-like tokens (`flask/app.py`, `flask.json.tag`, `url_for`,
 //! `` `x` ``, `ExecutionEngine`) kept whole and marked, because only those are module or symbol names
-//! for sure.
+//! for sure (the one rule for that is `strata_core::text::is_code`).
+
+use strata_core::text::is_code;
 
 /// One word of the question.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,21 +225,6 @@ fn is_wrapping(c: char) -> bool {
     ) || c == '.'
 }
 
-/// A path, a dotted or snake_case name, or a name with an inner capital (`WebSocket`, `JSONProvider`).
-pub fn is_code(text: &str) -> bool {
-    let has_inner =
-        |c: char| text.trim_matches(c).contains(c) && text.split(c).all(|part| !part.is_empty() || text.starts_with(c));
-    let inner_capital = text.chars().skip(1).any(char::is_uppercase) && text.chars().any(char::is_lowercase);
-    if !text.chars().any(char::is_alphabetic) || ["e.g", "i.e", "etc"].contains(&text.to_lowercase().as_str()) {
-        return false;
-    }
-    text.ends_with(".py")
-        || (text.contains('/') && text.chars().any(char::is_alphabetic))
-        || (has_inner('.') && text.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '_'))
-        || text.contains('_')
-        || inner_capital
-}
-
 /// `3`, `three`, `ten`...: a small count written as digits or a word.
 pub fn number(word: &str) -> Option<usize> {
     const NAMED: &[&str] =
@@ -287,13 +274,7 @@ mod tests {
     }
 
     #[test]
-    fn code_shapes() {
-        for code in ["a.b", "a/b.py", "snake_case", "WebSocket", "app.py", "src/flask"] {
-            assert!(is_code(code), "{code}");
-        }
-        for word in ["imports", "Flask", "JWT", "e.g", "3.5"] {
-            assert!(!is_code(word), "{word}");
-        }
+    fn numbers() {
         assert_eq!(number("five"), Some(5));
         assert_eq!(number("12"), Some(12));
         assert_eq!(number("many"), None);

@@ -7,6 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use super::answer_settings::AnswerSettings;
+
 /// Bump on any change that makes an older reader misread the artifact.
 pub const MANIFEST_SCHEMA_VERSION: u32 = 1;
 
@@ -50,23 +52,6 @@ pub struct SelectionRecord {
     pub max_file_bytes: u64,
     /// File name patterns of test modules.
     pub test_files: Vec<String>,
-}
-
-/// How `ask` answers from an index, recorded when the index is written.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AnswerSettings {
-    pub abstention: AbstentionSettings,
-}
-
-/// When retrieval evidence is too weak to answer (see `answer::abstain`), and what the thresholds were
-/// fitted on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AbstentionSettings {
-    /// Decline when at least this share of the question's topic words is absent from the index.
-    pub max_absent: f64,
-    /// Decline when the retrieved context holds less than this IDF-weighted share of the known words.
-    pub min_covered: f64,
-    pub fitted_on: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

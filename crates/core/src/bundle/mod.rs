@@ -2,8 +2,9 @@
 //!
 //! `model` holds the bundle types and the schema version; `build` assembles a bundle from the graph
 //! (pure); the writers turn it into `bundle.json`, Parquet tables, `graph.html`, `summary.md` and
-//! `manifest.json`. Every writer is deterministic: the same input gives the same bytes.
+//! `manifest.json` (with `answer_settings`: how `ask` ranks and declines with the index). Every writer is deterministic: the same input gives the same bytes.
 
+mod answer_settings;
 mod build;
 mod diff;
 mod facts_table;
@@ -17,13 +18,15 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+pub use answer_settings::{
+    AnswerSettings, DeclineSettings, RANKED_FIELDS, RankingSettings, fitted as fitted_answer_settings, fitted_decline,
+    fitted_ranking,
+};
 pub use build::{BuildInput, build_bundle};
 pub use diff::{CycleChange, EdgeRef, Rename, StructuralDiff, diff_bundles, render_diff_markdown};
 pub use facts_table::{FACTS_FILE, FactsTable, read_facts_table, write_facts_table};
 pub use html::{CodeLinks, render_graph_html};
-pub use manifest::{
-    AbstentionSettings, AnswerSettings, EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, SelectionRecord, ToolInfo,
-};
+pub use manifest::{EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, SelectionRecord, ToolInfo};
 pub use model::*;
 pub use parquet_tables::write_parquet_tables;
 pub use summary::render_summary;

@@ -3,7 +3,7 @@
 //! per chunk, and gives the same vector for the same text on every machine (FNV-1a, fixed seed).
 
 use super::{EmbedFuture, Embedder};
-use crate::tokens::content_terms;
+use strata_core::text::content_terms;
 
 pub const BUILTIN_DIMENSION: usize = 512;
 const BIGRAM_WEIGHT: f32 = 0.5;
@@ -40,7 +40,7 @@ impl HashingEmbedder {
 
 impl Embedder for HashingEmbedder {
     fn id(&self) -> String {
-        format!("builtin-hash-v1-{BUILTIN_DIMENSION}")
+        format!("builtin-hash-v2-{BUILTIN_DIMENSION}")
     }
 
     fn dimension(&self) -> usize {
@@ -84,7 +84,7 @@ mod tests {
         assert!(cosine(&a, &near) > cosine(&a, &far) + 0.1, "{} vs {}", cosine(&a, &near), cosine(&a, &far));
     }
 
-    /// The definition the stored vectors of `builtin-hash-v1-512` were made with: term and bigram
+    /// The definition the stored vectors of `builtin-hash-v2-512` were made with: term and bigram
     /// strings counted in a map. Indexes written before must keep matching the questions embedded now.
     fn reference_vector(text: &str) -> Vec<f32> {
         let terms = content_terms(text);

@@ -124,6 +124,36 @@ impl<'b> EntityLinker<'b> {
         (!modules.is_empty()).then_some(modules)
     }
 
+    /// The modules a code name denotes exactly, never by a guess: the module it names (a path or a
+    /// dotted name), else the modules defining it (`Session`, `Session.send`, a bare method name),
+    /// else, for a dotted name, the module its longest prefix names when that module defines the rest
+    /// (`requests.sessions.Session.send`). Empty when nothing matches exactly.
+    pub fn exact(&self, name: &str) -> Vec<String> {
+        let name = name.trim().trim_end_matches("()");
+        if name.is_empty() {
+            return Vec::new();
+        }
+        if let Some(id) = self.exact_module(name, &name.to_lowercase()) {
+            return vec![id];
+        }
+        if let Some(id) = name.strip_prefix("src/").and_then(|rest| self.exact_module(rest, &rest.to_lowercase())) {
+            return vec![id];
+        }
+        if let Some(modules) = self.symbol(name) {
+            return modules;
+        }
+        let parts: Vec<&str> = name.split('.').collect();
+        for cut in (1..parts.len()).rev() {
+            let (module, rest) = (parts[..cut].join("."), parts[cut..].join("."));
+            if let Some(id) = self.exact_module(&module, &module.to_lowercase())
+                && self.symbol(&rest).is_some_and(|modules| modules.contains(&id))
+            {
+                return vec![id];
+            }
+        }
+        Vec::new()
+    }
+
     /// The one module whose path ends with `/{word}` (`flaskr/auth.py` under `examples/tutorial/`).
     fn path_suffix(&self, word: &str) -> Option<String> {
         let suffix = format!("/{}", word.trim_start_matches('/'));

@@ -1,8 +1,12 @@
-//! Code-aware tokens: identifiers split at snake_case, CamelCase, digits, dots and slashes, lowercased,
-//! lightly stemmed, with English and Python stop words dropped. Shared by the built-in embedder, folder
-//! scoring, entity linking and the confidence check, so all of them agree on what a "word" is.
+//! Words: identifiers split at snake_case, CamelCase, digits, dots and slashes, lowercased; one list of
+//! stop words (English function words and the words every question about code uses); Snowball
+//! English stemming.
 
-/// Words that carry no meaning in a question about code.
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+/// Words that carry no meaning in a question about code or in code itself: English function words,
+/// and words that name code in general ("module", "function") rather than what it does.
 /// Sorted, for binary search (a test checks).
 const STOP_WORDS: &[&str] = &[
     "a",
@@ -15,12 +19,16 @@ const STOP_WORDS: &[&str] = &[
     "as",
     "at",
     "be",
+    "been",
+    "being",
     "by",
     "can",
     "class",
     "code",
     "codebase",
+    "could",
     "def",
+    "did",
     "do",
     "does",
     "false",
@@ -32,6 +40,9 @@ const STOP_WORDS: &[&str] = &[
     "function",
     "functions",
     "get",
+    "had",
+    "has",
+    "have",
     "how",
     "i",
     "if",
@@ -42,9 +53,12 @@ const STOP_WORDS: &[&str] = &[
     "it",
     "its",
     "logic",
+    "may",
     "me",
+    "might",
     "module",
     "modules",
+    "must",
     "none",
     "of",
     "on",
@@ -57,6 +71,8 @@ const STOP_WORDS: &[&str] = &[
     "return",
     "self",
     "set",
+    "shall",
+    "should",
     "show",
     "so",
     "tell",
@@ -74,18 +90,30 @@ const STOP_WORDS: &[&str] = &[
     "uses",
     "using",
     "was",
+    "were",
     "what",
     "when",
     "where",
+    "whether",
     "which",
     "who",
+    "whom",
+    "whose",
     "why",
     "will",
     "with",
     "work",
     "works",
+    "would",
     "you",
 ];
+
+static STEMMER: LazyLock<frostem::Stemmer> = LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::English));
+
+/// Whether `word` (lowercase) is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
 
 /// The raw identifier-like words of a text, split at every non-alphanumeric character and at case and
 /// digit boundaries (`parseHTML2JSON` → `parse`, `html`, `2`, `json`), lowercased. No stemming.
@@ -142,32 +170,53 @@ fn split_word(chunk: &str, words: &mut Vec<String>) {
     words.push(chars[start..].iter().collect::<String>().to_lowercase());
 }
 
-/// Content terms: split words without stop words, stemmed. This is what matching and hashing use.
+/// Content terms: split words without stop words and single characters (`s` of `Django's`, loop
+/// variables), stemmed. What matching, hashing and the lexical index use.
 pub fn content_terms(text: &str) -> Vec<String> {
-    split_words(text)
-        .into_iter()
-        .filter(|word| STOP_WORDS.binary_search(&word.as_str()).is_err())
-        .map(|word| stem(&word))
-        .filter(|word| !word.is_empty())
-        .collect()
+    split_words(text).into_iter().filter(|word| is_content_word(word)).map(|word| stem(&word)).collect()
 }
 
-/// A deliberately small English suffix stripper: enough to meet `handles`/`handling`/`handler` halfway.
+/// A word that can carry meaning: not a stop word, longer than one character.
+pub fn is_content_word(word: &str) -> bool {
+    word.chars().nth(1).is_some() && !is_stop_word(word)
+}
+
+/// The Snowball English stem of a lowercase word (`handles`, `handling` → `handl`); words of one or
+/// two letters and words that are not ASCII letters are kept as they are.
 pub fn stem(word: &str) -> String {
-    if word.len() <= 3 || !word.is_ascii() {
+    if word.len() <= 2 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
         return word.to_string();
     }
-    for (suffix, replacement, min_stem) in
-        [("ies", "y", 2), ("ing", "", 3), ("ers", "", 3), ("er", "", 3), ("ed", "", 3), ("es", "", 4), ("s", "", 3)]
-    {
-        if let Some(base) = word.strip_suffix(suffix)
-            && base.len() >= min_stem
-            && !word.ends_with("ss")
-        {
-            return format!("{base}{replacement}");
-        }
-    }
-    word.to_string()
+    STEMMER.stem(word).into_owned()
+}
+
+/// Words people use to talk *about* code rather than name what it does: how it is built (architecture,
+/// component, layer, flow), how a question is framed (purpose, relationship, definition). That no
+/// module says "mechanism" is no sign that the question is about something the repository lacks, so
+/// these words never count as unseen.
+const DISCOURSE: &str = "\
+    abstraction accomplish achieve actual additional after again against aim approach architectural \
+    architecture aspect because before behave behavior behaviour behind benefit best better between both \
+    boundary brief central characteristic choice clean cohesion collaborate collaboration component \
+    concept conceptual concern consequence consider consideration coordinate coordination core coupling \
+    decision definition delegate delegation describe design detail difference different during each \
+    effect effective efficient enable ensure entire establish example exist explain extensibility \
+    facilitate feature flow framework functionality further general goal happen impact implication \
+    implementation implement importance important influence instead integrate integration intent \
+    intention interact interaction interplay involve key layer lifecycle main maintain maintainability \
+    manner meaning mechanism modular modularity more most motivation nature necessary need other over \
+    overall own part particular pattern perform pipeline play possible precise primary principle process \
+    purpose rationale reason relate relation relationship rely responsibility responsible result role \
+    same scenario semantic separation serve significance similar specific stage step strategy structure \
+    such support system than then through throughout together trade tradeoff typical under underlying \
+    understand until various very way while within without workflow";
+
+static DISCOURSE_STEMS: LazyLock<BTreeSet<String>> = LazyLock::new(|| DISCOURSE.split_whitespace().map(stem).collect());
+
+/// Whether a stemmed term is a word about code in general ("mechanism", "architecture"): in a
+/// question it frames the question rather than names its topic.
+pub fn is_discourse(term: &str) -> bool {
+    DISCOURSE_STEMS.contains(term)
 }
 
 #[cfg(test)]
@@ -200,10 +249,22 @@ mod tests {
     }
 
     #[test]
-    fn content_terms_drop_stop_words_and_stem() {
+    fn discourse_words_are_stems() {
+        assert!(is_discourse(&stem("mechanisms")));
+        assert!(is_discourse(&stem("architectural")));
+        assert!(!is_discourse(&stem("redirect")));
+    }
+
+    #[test]
+    fn content_terms_drop_stop_words_and_stem_like_snowball() {
         assert_eq!(content_terms("Where are the requests handled?"), ["request", "handl"]);
-        assert_eq!(content_terms("handler handling handles"), ["handl", "handl", "handl"]);
+        assert_eq!(content_terms("handle handling handles"), ["handl", "handl", "handl"]);
         assert_eq!(stem("class"), "class");
-        assert_eq!(stem("policies"), "policy");
+        assert_eq!(stem("policies"), "polici");
+        assert_eq!(stem("policy"), "polici");
+        assert_eq!(stem("retried"), stem("retries"));
+        // Not ASCII letters: kept whole.
+        assert_eq!(stem("naïve"), "naïve");
+        assert_eq!(stem("utf8"), "utf8");
     }
 }

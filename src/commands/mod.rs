@@ -9,7 +9,7 @@ mod fetch;
 mod graph;
 mod impact;
 mod index;
-mod output;
+pub mod output;
 
 use anyhow::{Context, Result};
 

@@ -93,6 +93,9 @@ pub struct Answer {
     /// hosts and say more than a public comment should.
     #[serde(skip)]
     pub diagnostics: Vec<String>,
+    /// Chat requests sent to a language model for this answer (what the bot's limits count).
+    #[serde(skip)]
+    pub model_calls: usize,
 }
 
 /// The topic of a question about a pull request's change: it points at the change and names no module
@@ -177,11 +180,12 @@ impl Answerer<'_> {
         }
         // With a model, the graph tools may answer what the parser did not understand.
         let mut diagnostics = Vec::new();
+        let mut model_calls = 0;
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
         {
             let search = RetrievalSearch { answerer: self };
-            match tools::answer_with_tools(chat, question, self.bundle, &search).await {
+            match tools::answer_with_tools(chat, question, self.bundle, &search, &mut model_calls).await {
                 Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
                     let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
                     let (text, citations, mut tool_notes) = (checked.text, checked.citations, checked.notes);
@@ -199,6 +203,7 @@ impl Answerer<'_> {
                     let mode = if declined { Mode::Declined } else { Mode::Generated };
                     let mut answer = self.finish(question, mode, text, citations, context, tool_notes);
                     answer.understood = Some(understood);
+                    answer.model_calls = model_calls;
                     return Ok(answer);
                 }
                 Ok(tools::ToolOutcome::NotUsed(reason)) => {
@@ -212,19 +217,22 @@ impl Answerer<'_> {
                 }
             }
         }
-        let mut answer = self.answer_by_retrieval(question, &understood).await?;
+        let mut answer = self.answer_by_retrieval(question, &understood, &mut model_calls).await?;
         answer.notes.splice(0..0, notes);
         answer.diagnostics.splice(0..0, diagnostics);
         answer.understood = Some(understood);
+        answer.model_calls = model_calls;
         Ok(answer)
     }
 
     /// A question not understood completely: hybrid retrieval, with what the graph says about every
-    /// module the question names, then a model or the extractive answer, or a decline.
+    /// module the question names, then a model or the extractive answer, or a decline. `model_calls`
+    /// counts the chat requests sent.
     async fn answer_by_retrieval(
         &self,
         question: &str,
         understood: &understand::Understanding,
+        model_calls: &mut usize,
     ) -> anyhow::Result<Answer> {
         let store = match self.store {
             Ok(store) => store,
@@ -234,14 +242,17 @@ impl Answerer<'_> {
         let mut notes = Vec::new();
         let mut diagnostics = Vec::new();
         let chosen_folders = match self.chat {
-            Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
-                Ok(folders) => Some(folders),
-                Err(error) => {
-                    notes.push("folder selection by the language model failed; used lexical folder scoring".into());
-                    diagnostics.push(format!("folder selection: {error:#}"));
-                    None
+            Some(chat) => {
+                *model_calls += 1;
+                match generate::pick_folders_with_model(chat, question, self.bundle).await {
+                    Ok(folders) => Some(folders),
+                    Err(error) => {
+                        notes.push("folder selection by the language model failed; used lexical folder scoring".into());
+                        diagnostics.push(format!("folder selection: {error:#}"));
+                        None
+                    }
                 }
-            },
+            }
             None => None,
         };
         let mut retrieval =
@@ -262,6 +273,7 @@ impl Answerer<'_> {
             return Ok(answer);
         }
         if let Some(chat) = self.chat {
+            *model_calls += 1;
             match generate::generate(chat, question, &retrieval, self.bundle).await {
                 Ok(generated) => {
                     let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
@@ -386,6 +398,7 @@ impl Answerer<'_> {
             understood: None,
             evidence: None,
             diagnostics: Vec::new(),
+            model_calls: 0,
         }
     }
 }

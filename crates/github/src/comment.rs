@@ -122,8 +122,8 @@ pub fn answer_comment(answer: &Answer, asked: &Asked, ctx: &CommentContext) -> S
 }
 
 /// [`answer_comment`] in at most `max_bytes`: the marker and the footer always, then as much of the
-/// rest as fits in whole pieces: the cited files and the sources (a quarter of the room each at most),
-/// the answer, and the notes, each cut before it is made inert when it does not fit.
+/// rest as fits in whole pieces: the cited files (a quarter of the room at most), the sources (a third
+/// of what is left), the answer, and the notes, each cut before it is made inert when it does not fit.
 pub(crate) fn answer_comment_within(answer: &Answer, asked: &Asked, ctx: &CommentContext, max_bytes: usize) -> String {
     let subject = answer.citations.first().map_or(String::new(), |c| c.path.clone());
     let model = if answer.model_calls > 0 { " model=1" } else { "" };

@@ -99,6 +99,10 @@ pub struct EvalArgs {
     /// Chat model for answers and the judge when a server is configured.
     #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
     pub chat_model: String,
+    /// Longest one request to the chat model may take, in seconds (connecting to the last byte); it is
+    /// sent again only when it never reached the server or was rate-limited.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS", env = "STRATA_CHAT_TIMEOUT")]
+    pub chat_timeout: u64,
     /// Never call a language model to answer (the judge still may, with --judge).
     #[arg(long, env = "STRATA_OFFLINE")]
     pub offline: bool,
@@ -168,10 +172,22 @@ pub struct BotArgs {
     /// Chat model used when an OpenAI-compatible server is configured.
     #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
     pub chat_model: String,
+    /// Longest one request to the chat model may take, in seconds (connecting to the last byte); it is
+    /// sent again only when it never reached the server or was rate-limited.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS", env = "STRATA_CHAT_TIMEOUT")]
+    pub chat_timeout: u64,
     /// The account the bot's comments are posted as (a GitHub App token posts as `APP[bot]`). Only its
     /// comments are read back as earlier answers.
     #[arg(long, default_value = "github-actions[bot]", env = "STRATA_BOT_LOGIN")]
     pub bot_login: String,
+    /// Most answers from the language model in one issue or pull request, counted from the bot's own
+    /// earlier answers there; past it, answers come from the index alone, with a note. 0: no limit.
+    #[arg(long, default_value_t = 10, env = "STRATA_MAX_MODEL_ANSWERS_PER_THREAD")]
+    pub max_model_answers_per_thread: u32,
+    /// Most answers from the language model for one asker in 24 hours, across the repository, counted
+    /// from the bot's own answers; past it, the same fallback. 0: no limit.
+    #[arg(long, default_value_t = 20, env = "STRATA_MAX_MODEL_ANSWERS_PER_USER")]
+    pub max_model_answers_per_user: u32,
     #[command(flatten)]
     pub github: GitHubArgs,
     #[command(flatten)]
@@ -393,6 +409,10 @@ pub struct AskArgs {
     /// Chat model used when an OpenAI-compatible server is configured.
     #[arg(long, default_value = "gpt-4o-mini", env = "STRATA_CHAT_MODEL")]
     pub chat_model: String,
+    /// Longest one request to the chat model may take, in seconds (connecting to the last byte); it is
+    /// sent again only when it never reached the server or was rate-limited.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS", env = "STRATA_CHAT_TIMEOUT")]
+    pub chat_timeout: u64,
     /// Never call a language model, even when one is configured.
     #[arg(long, env = "STRATA_OFFLINE")]
     pub offline: bool,

@@ -60,7 +60,9 @@ fn exit_for(result: anyhow::Result<()>) -> Exit {
     if is_broken_pipe(&error) {
         return Exit::Success;
     }
-    eprintln!("error: {}", strata_core::error_text::clean_error_text(&format!("{error:#}")));
+    // Errors can quote paths and files (a pull request's): no line of one may start a workflow command.
+    let text = strata_core::error_text::clean_error_text(&format!("{error:#}"));
+    eprintln!("error: {}", commands::output::indent_continuation(&text));
     Exit::Failure
 }
 

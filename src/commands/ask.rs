@@ -21,8 +21,9 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         args.llm.openai_base_url.as_deref(),
         args.llm.openai_api_key.as_ref().map(Secret::expose),
     );
-    let chat =
-        server.as_ref().filter(|_| !args.offline).map(|server| ChatSettings::for_server(server, &args.chat_model));
+    let chat = server.as_ref().filter(|_| !args.offline).map(|server| {
+        ChatSettings::for_server(server, &args.chat_model, std::time::Duration::from_secs(args.chat_timeout))
+    });
     super::runtime()?.block_on(async {
         let index = LoadedIndex::open(&args.index, server.as_ref()).await?;
         let answerer = index.answerer(chat.as_ref());

@@ -13,6 +13,7 @@ use strata_core::secret::Secret;
 use strata_github::bot::{BotOutcome, BotSettings, run_bot};
 use strata_github::client::{ClientSettings, GitHub};
 use strata_github::event::CommentEvent;
+use strata_github::limits::ModelLimits;
 use strata_github::unzip::ArchiveLimits;
 
 pub fn run_bot_command(args: &BotArgs) -> Result<()> {
@@ -38,6 +39,11 @@ pub fn run_bot_command(args: &BotArgs) -> Result<()> {
             .collect(),
         llm: server,
         chat_model: args.chat_model.clone(),
+        chat_timeout: std::time::Duration::from_secs(args.chat_timeout),
+        model_limits: ModelLimits {
+            per_thread: args.max_model_answers_per_thread,
+            per_user: args.max_model_answers_per_user,
+        },
         bot_login: args.bot_login.clone(),
         work_dir: work_dir.path().to_path_buf(),
     };

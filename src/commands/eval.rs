@@ -36,6 +36,7 @@ pub fn run_eval_command(args: &EvalArgs) -> Result<()> {
         // Also when answering offline: an index built with an OpenAI embedder embeds questions there.
         llm: server,
         chat_model: args.chat_model.clone(),
+        chat_timeout: std::time::Duration::from_secs(args.chat_timeout),
         judge: args.judge,
         judge_cache: &judge_cache,
         oracle_edges: args.oracle_edges.as_deref(),

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+use super::output::escape_data;
 use crate::cli::{ImpactArgs, ImpactFormat};
 use strata_core::impact::{impact, render::render_markdown, test_file_matcher};
 
@@ -13,7 +14,9 @@ pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
     let base = head.previous.as_ref().context("the base index was not read")?;
     for warning in &head.warnings {
         if warning.path.is_none() {
-            eprintln!("warning: {}", warning.message);
+            // One line whatever the message holds (it can quote paths and files of the change), so no
+            // line of it can start a workflow command in the job's log.
+            eprintln!("warning: {}", escape_data(&warning.message));
         }
     }
     let patterns = if args.test_files.is_empty() { &head.settings.test_files } else { &args.test_files };

@@ -10,7 +10,7 @@ mod fit;
 mod graph;
 mod impact;
 mod index;
-mod output;
+pub mod output;
 
 use anyhow::{Context, Result};
 

@@ -21,9 +21,22 @@ pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// Text of several lines for the log with every line after the first indented, so that none can start a
+/// workflow command (`::`) whatever it quotes, and a person still reads it as lines.
+pub fn indent_continuation(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n").replace('\n', "\n  ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn continuation_lines_cannot_start_a_workflow_command() {
+        let text = indent_continuation("base index /tmp/x\n::error::injected\r::warning::too\r\nend");
+        assert_eq!(text, "base index /tmp/x\n  ::error::injected\n  ::warning::too\n  end");
+        assert!(!text.lines().skip(1).any(|line| line.starts_with("::")));
+    }
 
     #[test]
     fn workflow_command_text_is_escaped() {

@@ -498,3 +498,55 @@ async fn an_unknown_tool_falls_back_to_the_offline_answer() {
     assert_ne!(answer["mode"], "generated", "{answer:#}");
     assert!(answer["notes"].to_string().contains("a tool strata does not have"), "{answer:#}");
 }
+
+/// A chat server that asks for `calls` tool calls in every turn.
+struct ManyToolCalls {
+    calls: usize,
+}
+
+impl Respond for ManyToolCalls {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        let calls: Vec<Value> = (0..self.calls)
+            .map(|n| {
+                json!({"id": format!("call_{n}"), "type": "function",
+                       "function": {"name": "search_code", "arguments": json!({"query": format!("retry {n}")}).to_string()}})
+            })
+            .collect();
+        ResponseTemplate::new(200).set_body_json(json!({
+            "id": "chatcmpl-3", "object": "chat.completion", "created": 1767225600, "model": "fake-chat",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null,
+                         "message": {"role": "assistant", "content": null, "refusal": null, "tool_calls": calls}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+        }))
+    }
+}
+
+/// Issue 30, Low 6: the tool calls of one turn were not capped, and each `search_code` is a retrieval.
+/// A turn asking for more than eight is not run at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_with_too_many_tool_calls_is_not_run() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(body_string_contains("\"tools\""))
+        .respond_with(ManyToolCalls { calls: 9 })
+        .mount(&server)
+        .await;
+    Mock::given(method("POST")).and(path("/v1/chat/completions")).respond_with(chat_reply("NONE")).mount(&server).await;
+    let base_url = format!("{}/v1", server.uri());
+    let answer = tokio::task::spawn_blocking(move || {
+        ask_json(
+            shop_index(),
+            "Which modules other than shop/api.py import shop.cart?",
+            &[("OPENAI_BASE_URL", &base_url), ("OPENAI_API_KEY", "test-key")],
+        )
+    })
+    .await
+    .unwrap();
+    let notes = answer["notes"].to_string();
+    assert!(notes.contains("asked for 9 tool calls in one turn"), "{answer:#}");
+    assert!(!notes.contains("answered with the graph tools"), "{answer:#}");
+    let requests = server.received_requests().await.unwrap();
+    let with_tools = requests.iter().filter(|r| String::from_utf8_lossy(&r.body).contains("\"tools\"")).count();
+    assert_eq!(with_tools, 1, "no second turn: none of the nine calls ran");
+}

@@ -24,7 +24,7 @@ const RUN_ID: u64 = 2332938;
 const ARTIFACT_ID: u64 = 11;
 
 /// The shop fixture indexed from a git commit, zipped as upload-artifact would.
-fn shop_index() -> &'static (Index, Vec<u8>) {
+pub(crate) fn shop_index() -> &'static (Index, Vec<u8>) {
     static INDEX: OnceLock<(Index, Vec<u8>)> = OnceLock::new();
     INDEX.get_or_init(|| {
         let repo = Repo::git("shop");
@@ -126,7 +126,7 @@ impl FakeGitHub {
         FakeGitHub { api: MockServer::start().await, storage: MockServer::start().await }
     }
 
-    async fn with_index(zip: Vec<u8>) -> FakeGitHub {
+    pub(crate) async fn with_index(zip: Vec<u8>) -> FakeGitHub {
         let commit = shop_index().0.report["commit"].as_str().unwrap().to_string();
         FakeGitHub::with_index_of(&commit, zip).await
     }
@@ -180,6 +180,13 @@ impl FakeGitHub {
             .with_priority(10)
             .mount(&self.api)
             .await;
+        // The repository's comments of the last day, which the limit per asker counts: none.
+        Mock::given(method("GET"))
+            .and(path(format!("{REPO}/issues/comments")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+            .with_priority(10)
+            .mount(&self.api)
+            .await;
         Mock::given(method("POST"))
             .and(path_regex(r"^/repos/gagbo/ouro-closures/issues/comments/\d+/reactions$"))
             .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 1, "content": "eyes"})))
@@ -210,7 +217,7 @@ impl FakeGitHub {
             .collect()
     }
 
-    async fn reactions(&self) -> Vec<String> {
+    pub(crate) async fn reactions(&self) -> Vec<String> {
         self.posted("/reactions").await.iter().map(|r| r["content"].as_str().unwrap().to_string()).collect()
     }
 
@@ -279,6 +286,12 @@ async fn answers_an_issue_comment_with_links_at_the_indexed_commit() {
     );
     assert!(body.contains(&format!("Index of commit [`{}`]", &commit[..12])), "{body}");
     assert!(body.contains("built ") && body.contains(" ago"), "the index age is shown: {body}");
+    // Issue 30, Low 3: the footer said "strata 0.0.0" (the library crates had no version).
+    assert!(body.contains(&format!("<sub>strata {}: exact answer", env!("CARGO_PKG_VERSION"))), "{body}");
+    assert!(
+        body.starts_with("<!-- strata:answer question=1633968123 subject=shop/payments/gateway.py asker=alice -->\n"),
+        "{body}"
+    );
     assert!(!body.starts_with('/') && !body.contains(TOKEN));
     assert_token_only_sent_to_the_api(&github).await;
 }

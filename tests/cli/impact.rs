@@ -281,3 +281,20 @@ fn impact_selects_files_as_the_base_index_did() {
     assert_eq!(strings(&like["changed"]), ["shop/pricing.py"]);
     assert!(strings(&like["added"]).is_empty(), "{like:#}");
 }
+
+/// Issue 30, Low 8: impact printed its warnings as they were, and the binary its errors, so a line break
+/// in one (here in the base index's path, which both quote) started a line that a runner reads as a
+/// workflow command. Warnings are escaped into one line, and an error's later lines are indented.
+#[test]
+fn impact_output_cannot_start_a_workflow_command() {
+    let repo = base_repo();
+    let base = index(repo.path(), &[]);
+    let parent = tempfile::TempDir::new().unwrap();
+    let hostile = parent.path().join("base\n::error title=injected::from a path\n");
+    std::fs::create_dir(&hostile).unwrap();
+    crate::support::copy_tree(&base.dir, &hostile);
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", hostile.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot be used"), "{stderr}");
+    assert!(!stderr.lines().any(|line| line.starts_with("::")), "a line starts a workflow command: {stderr}");
+}

@@ -181,7 +181,7 @@ fn a_missing_or_incompatible_previous_artifact_is_rebuilt_with_one_warning() {
 
 /// Rewrites an index's `facts.parquet` as if another facts version had written it, with rows that
 /// cannot be read: a run that reused or even read them would fail or differ from a full index.
-fn make_facts_stale(index: &Index) {
+pub(crate) fn make_facts_stale(index: &Index) {
     use arrow_array::{ArrayRef, RecordBatch, StringArray};
     use parquet::arrow::ArrowWriter;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;

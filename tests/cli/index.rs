@@ -321,3 +321,20 @@ fn bad_usage_exits_with_two() {
     assert_eq!(strata(&["index", "--no-such-flag"]).status.code(), Some(2));
     assert_eq!(strata(&["--version"]).status.code(), Some(0));
 }
+
+/// Issue 30, Low 3: the library crates had no version of their own, so the manifest and the bundle (like
+/// the bot's footer) said "0.0.0". Every crate takes the workspace's version.
+#[test]
+fn the_manifest_and_the_bundle_name_the_released_version() {
+    let repo = Repo::git("relative_imports");
+    let indexed = index(repo.path(), &[]);
+    let manifest: serde_json::Value = serde_json::from_slice(&indexed.read("manifest.json")).unwrap();
+    assert_eq!(manifest["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        indexed.bundle["meta"]["generator"]["version"],
+        env!("CARGO_PKG_VERSION"),
+        "{:#}",
+        indexed.bundle["meta"]
+    );
+    assert_ne!(env!("CARGO_PKG_VERSION"), "0.0.0");
+}

@@ -5,6 +5,8 @@
 
 mod ask;
 mod bot;
+mod bot_gfm;
+mod bot_limits;
 mod bot_pull;
 mod embedder;
 mod eval;

@@ -116,7 +116,7 @@ fn write_tree(repository: &gix::Repository, dir: &Path) -> gix::ObjectId {
     repository.write_object(gix::objs::Tree { entries }).unwrap().detach()
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("fixture {}: {e}", from.display())) {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());

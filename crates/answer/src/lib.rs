@@ -91,6 +91,9 @@ pub struct Answer {
     /// hosts and say more than a public comment should.
     #[serde(skip)]
     pub diagnostics: Vec<String>,
+    /// Chat requests sent to a language model for this answer (what the bot's limits count).
+    #[serde(skip)]
+    pub model_calls: usize,
 }
 
 /// The topic of a question about a pull request's change: it points at the change and names no module
@@ -127,11 +130,12 @@ impl Answerer<'_> {
         };
         // With a model, the graph tools may answer what the parser did not understand.
         let mut diagnostics = Vec::new();
+        let mut model_calls = 0;
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
         {
             let search = RetrievalSearch { answerer: self, linker: &linker };
-            match tools::answer_with_tools(chat, question, self.bundle, &search).await {
+            match tools::answer_with_tools(chat, question, self.bundle, &search, &mut model_calls).await {
                 Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
                     let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
                     let (text, citations, mut tool_notes) = (checked.text, checked.citations, checked.notes);
@@ -149,6 +153,7 @@ impl Answerer<'_> {
                     let mode = if declined { Mode::Declined } else { Mode::Generated };
                     let mut answer = self.finish(question, mode, text, citations, context, tool_notes);
                     answer.understood = Some(*understood);
+                    answer.model_calls = model_calls;
                     return Ok(answer);
                 }
                 Ok(tools::ToolOutcome::NotUsed(reason)) => {
@@ -162,10 +167,11 @@ impl Answerer<'_> {
                 }
             }
         }
-        let mut answer = self.answer_by_retrieval(question, &understood, &linker).await?;
+        let mut answer = self.answer_by_retrieval(question, &understood, &linker, &mut model_calls).await?;
         answer.notes.splice(0..0, notes);
         answer.diagnostics.splice(0..0, diagnostics);
         answer.understood = Some(*understood);
+        answer.model_calls = model_calls;
         Ok(answer)
     }
 
@@ -230,12 +236,13 @@ impl Answerer<'_> {
 
     /// A question not understood completely: modules ranked from the lexical index and the chunk
     /// search, with what the graph says about every module the question names, then a model or the
-    /// extractive answer, or a decline.
+    /// extractive answer, or a decline. `model_calls` counts the chat requests sent.
     async fn answer_by_retrieval(
         &self,
         question: &str,
         understood: &understand::Understanding,
         linker: &EntityLinker<'_>,
+        model_calls: &mut usize,
     ) -> anyhow::Result<Answer> {
         let search = match self.search {
             Ok(search) => search,
@@ -245,14 +252,17 @@ impl Answerer<'_> {
         let mut notes = Vec::new();
         let mut diagnostics = Vec::new();
         let chosen_folders = match self.chat {
-            Some(chat) => match generate::pick_folders_with_model(chat, question, self.bundle).await {
-                Ok(folders) => Some(folders),
-                Err(error) => {
-                    notes.push("folder selection by the language model failed; searched every folder alike".into());
-                    diagnostics.push(format!("folder selection: {error:#}"));
-                    None
+            Some(chat) => {
+                *model_calls += 1;
+                match generate::pick_folders_with_model(chat, question, self.bundle).await {
+                    Ok(folders) => Some(folders),
+                    Err(error) => {
+                        notes.push("folder selection by the language model failed; searched every folder alike".into());
+                        diagnostics.push(format!("folder selection: {error:#}"));
+                        None
+                    }
                 }
-            },
+            }
             None => None,
         };
         let ranking = self.ranking_settings();
@@ -266,6 +276,7 @@ impl Answerer<'_> {
                 Weighed::Answer { retrieval, evidence, context } => (retrieval, evidence, context),
             };
         if let Some(chat) = self.chat {
+            *model_calls += 1;
             match generate::generate(chat, question, &retrieval, self.bundle).await {
                 Ok(generated) => {
                     let checked = citations::check_generated(self.bundle, self.manifest, &generated.text, &retrieval);
@@ -420,6 +431,7 @@ impl Answerer<'_> {
             understood: None,
             evidence: None,
             diagnostics: Vec::new(),
+            model_calls: 0,
         }
     }
 }

@@ -2,14 +2,13 @@
 //! and a model is configured, the model may call the graph operations strata answers exactly (imports,
 //! importers, dependents, dependencies, cycles, rankings, paths, definitions, exports) and a code
 //! search. Tool results are the only structural facts the answer may use: a cited module that no tool
-//! result named is removed. A model that calls no tool, calls an unknown one, or keeps calling tools
-//! past [`MAX_ROUNDS`] gets no say: the offline path answers instead.
+//! result named is removed. A model that calls no tool, calls an unknown one, asks for more than
+//! [`MAX_TOOL_CALLS_PER_ROUND`] calls in one turn, or keeps calling tools past [`MAX_ROUNDS`] gets no
+//! say: the offline path answers instead.
 
 use std::collections::BTreeSet;
 
 use anyhow::{Context, Result};
-use async_openai::Client;
-use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{
     ChatCompletionMessageToolCalls, ChatCompletionRequestAssistantMessage, ChatCompletionRequestMessage,
     ChatCompletionRequestSystemMessage, ChatCompletionRequestToolMessage, ChatCompletionRequestUserMessage,
@@ -18,13 +17,15 @@ use async_openai::types::chat::{
 use serde_json::{Value, json};
 
 use super::entities::EntityLinker;
-use super::generate::ChatSettings;
+use super::generate::{ChatSettings, complete};
 use super::structural::{answer_part, suggestions};
 use super::understand::{Entity, Part, Relation};
 use strata_core::bundle::Bundle;
 
 /// Most model turns in one answer: each turn may call several tools.
 pub const MAX_ROUNDS: usize = 4;
+/// Most tool calls in one turn (each `search_code` is a retrieval): a turn asking for more is not run.
+pub const MAX_TOOL_CALLS_PER_ROUND: usize = 8;
 /// Most characters of one tool result sent back (a ranking of a huge repository is cut).
 const MAX_RESULT_CHARS: usize = 6_000;
 
@@ -52,16 +53,14 @@ pub trait CodeSearch {
     fn search(&self, query: &str) -> impl std::future::Future<Output = Result<(String, Vec<String>)>>;
 }
 
-/// Runs the tool loop for `question`.
+/// Runs the tool loop for `question`; `model_calls` counts the chat requests it sends.
 pub async fn answer_with_tools(
     settings: &ChatSettings,
     question: &str,
     bundle: &Bundle,
     search: &impl CodeSearch,
+    model_calls: &mut usize,
 ) -> Result<ToolOutcome> {
-    let client = Client::with_config(
-        OpenAIConfig::new().with_api_base(&settings.base_url).with_api_key(settings.api_key.expose()),
-    );
     let linker = EntityLinker::new(bundle);
     let mut messages: Vec<ChatCompletionRequestMessage> = vec![
         ChatCompletionRequestSystemMessage::from(SYSTEM_PROMPT).into(),
@@ -76,10 +75,16 @@ pub async fn answer_with_tools(
             .messages(messages.clone())
             .tools(definitions())
             .build()?;
-        let response =
-            client.chat().create(request).await.with_context(|| format!("chat model {} failed", settings.model))?;
+        *model_calls += 1;
+        let response = complete(settings, &request).await?;
         let message = response.choices.into_iter().next().context("the chat model returned no message")?.message;
         let tool_calls = message.tool_calls.unwrap_or_default();
+        if tool_calls.len() > MAX_TOOL_CALLS_PER_ROUND {
+            return Ok(ToolOutcome::NotUsed(format!(
+                "the language model asked for {} tool calls in one turn, more than the {MAX_TOOL_CALLS_PER_ROUND} strata runs",
+                tool_calls.len()
+            )));
+        }
         if tool_calls.is_empty() {
             let text = message.content.unwrap_or_default().trim().to_string();
             if calls.is_empty() {

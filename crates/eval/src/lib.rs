@@ -38,6 +38,8 @@ pub struct EvalRequest<'a> {
     /// The endpoint answers go through (as with `ask`) and the judge uses.
     pub llm: Option<LlmServer>,
     pub chat_model: String,
+    /// Longest one chat request may take.
+    pub chat_timeout: std::time::Duration,
     /// Judge the answers with a language model (from `judge_cache`, else the endpoint).
     pub judge: bool,
     pub judge_cache: &'a Path,
@@ -75,7 +77,8 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     let baseline = request.baseline.map(BaselineReport::read).transpose()?;
     let index = LoadedIndex::open(request.index_dir, request.llm.as_ref()).await?;
     check_gold_paths(&questions, &index.bundle, request)?;
-    let chat = request.llm.as_ref().map(|server| ChatSettings::for_server(server, &request.chat_model));
+    let chat =
+        request.llm.as_ref().map(|server| ChatSettings::for_server(server, &request.chat_model, request.chat_timeout));
     let judge = request.judge.then(|| Judge {
         chat: chat.clone(),
         model: request.chat_model.clone(),

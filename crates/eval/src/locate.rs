@@ -294,6 +294,7 @@ mod tests {
             understood: None,
             evidence: None,
             diagnostics: Vec::new(),
+            model_calls: 0,
         }
     }
 

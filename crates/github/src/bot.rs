@@ -2,20 +2,26 @@
 //! triage (no API call for anything but a trusted `/ask`) → 👀 → the newest trusted index artifact →
 //! safe download and unpack → answer (a follow-up's "it" resolved from the previous answer) → one
 //! comment → 🚀; or 😕 with a short comment saying what to do. The answer comment is posted once and
-//! never retried after a server error, so a flaky API cannot make the bot post twice.
+//! never retried after a server error, so a flaky API cannot make the bot post twice. A language model
+//! answers only within the limits of `limits`; a panic while answering still gets the 😕 and a reply.
 
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Result;
+use futures::FutureExt;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::artifact::{IndexSource, MissingIndex, RefusedIndex, download_index, find_index_artifact};
 use super::client::GitHub;
 use super::comment::{
-    ANSWER_MARKER, CommentContext, answer_comment, error_comment, previous_subject, refers_back, resolve_follow_up,
+    ANSWER_MARKER, Asked, CommentContext, answer_comment, error_comment, previous_subject, refers_back,
+    resolve_follow_up,
 };
 use super::event::{CommentEvent, Triage, triage};
+use super::limits::{Allowance, Asking, ModelLimits, model_allowance};
 use super::pull::{ChangeUnavailable, fetch_pull, list_files, pull_request_impact};
 use super::unzip::{ArchiveLimits, UnsafeArchive};
 use strata_answer::change::{ChangeTopic, answer_about_change, mentioned_modules};
@@ -38,6 +44,10 @@ pub struct BotSettings {
     pub secrets: Vec<Secret>,
     pub llm: Option<LlmServer>,
     pub chat_model: String,
+    /// Longest one chat request may take.
+    pub chat_timeout: Duration,
+    /// How many answers a language model may give per thread and per asker.
+    pub model_limits: ModelLimits,
     /// The account the bot posts as (`github-actions[bot]` with the workflow token): only its comments
     /// count as earlier answers.
     pub bot_login: String,
@@ -71,12 +81,20 @@ struct Created {
     id: u64,
 }
 
+/// A comment as the API lists it.
 #[derive(Deserialize)]
-struct ThreadComment {
+pub(crate) struct ThreadComment {
     #[serde(default)]
-    id: u64,
-    body: Option<String>,
-    user: super::event::User,
+    pub(crate) id: u64,
+    pub(crate) body: Option<String>,
+    pub(crate) user: super::event::User,
+    #[serde(default)]
+    pub(crate) created_at: Option<String>,
+}
+
+/// Whether `comment` is this bot's: any other account (another bot included) can write a marker.
+pub(crate) fn written_by(comment: &ThreadComment, bot_login: &str) -> bool {
+    comment.user.kind == "Bot" && comment.user.login.eq_ignore_ascii_case(bot_login)
 }
 
 #[derive(Deserialize)]
@@ -114,7 +132,15 @@ pub async fn run_bot(github: &GitHub, event: &CommentEvent, settings: &BotSettin
         thread.fail(github, usage.to_string(), None).await;
         return Ok(BotOutcome::CannotAnswer("the question is empty".to_string()));
     }
-    let answered = answer_in_thread(github, event, settings, &thread, &question).await;
+    // A panic while answering (none is known) must still leave the thread a reply and a 😕.
+    let answered = AssertUnwindSafe(answer_in_thread(github, event, settings, &thread, &question))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|panic| {
+            let what =
+                panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+            Err(anyhow::anyhow!("strata panicked while answering: {}", what.unwrap_or_default()))
+        });
     let (body, mode, diagnostics) = match answered {
         Ok(done) => done,
         Err(error) => {
@@ -176,16 +202,43 @@ async fn answer_in_thread(
     };
     // "What does this PR affect?" on a pull request: its impact. (On an issue, the answerer says that
     // such a question needs a pull request.)
+    let asked = Asked { comment_id: event.comment.id, asker: event.comment.user.login.clone() };
     if event.issue.pull_request.is_some()
         && let Some(topic) = index.answerer(None).change_question(&question)
     {
         let (answer, head_sha) = answer_about_pull(github, thread, &source, &dir, &index, &question, topic).await?;
         ctx.pull_head = Some(head_sha);
-        return Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode, answer.diagnostics));
+        return Ok((answer_comment(&answer, &asked, &ctx), answer.mode, answer.diagnostics));
     }
-    let chat = settings.llm.as_ref().map(|server| ChatSettings::for_server(server, &settings.chat_model));
-    let answer = index.answerer(chat.as_ref()).answer(&question).await?;
-    Ok((answer_comment(&answer, event.comment.id, &ctx), answer.mode, answer.diagnostics))
+    let chat = settings
+        .llm
+        .as_ref()
+        .map(|server| ChatSettings::for_server(server, &settings.chat_model, settings.chat_timeout));
+    let (chat, withheld) = match chat {
+        Some(chat) => {
+            let asking = Asking {
+                owner: &thread.owner,
+                repo: &thread.repo,
+                number: thread.number,
+                n_comments: event.issue.comments,
+                asker: &event.comment.user.login,
+                bot_login: &thread.bot_login,
+            };
+            match model_allowance(github, &asking, settings.model_limits, chrono::Utc::now()).await {
+                Allowance::Allowed => (Some(chat), None),
+                Allowance::Withheld(note) => (None, Some(note)),
+            }
+        }
+        None => (None, None),
+    };
+    let mut answer = index.answerer(chat.as_ref()).answer(&question).await?;
+    // An exact answer never needed the model: the note would only puzzle.
+    if let Some(note) = withheld
+        && answer.mode != Mode::Structural
+    {
+        answer.notes.insert(0, note);
+    }
+    Ok((answer_comment(&answer, &asked, &ctx), answer.mode, answer.diagnostics))
 }
 
 /// The answer to a question about this pull request's change, and its head commit: the default
@@ -273,7 +326,7 @@ impl Thread {
 
     /// A comment this bot posted: any other account (another bot included) can write a marker.
     fn is_own(&self, comment: &ThreadComment) -> bool {
-        comment.user.kind == "Bot" && comment.user.login.eq_ignore_ascii_case(&self.bot_login)
+        written_by(comment, &self.bot_login)
     }
 
     async fn react(&self, github: &GitHub, content: &str) -> Result<()> {

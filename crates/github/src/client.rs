@@ -109,8 +109,14 @@ impl GitHub {
 
     /// GET `route` (a path under the API URL, with its query) and decode the JSON body.
     pub async fn get_json<T: DeserializeOwned>(&self, route: &str) -> Result<T, RequestError> {
+        self.get_json_within(route, API_BODY_LIMIT).await
+    }
+
+    /// [`GitHub::get_json`] for an answer of at most `max_bytes`: a larger one is
+    /// [`RequestError::TooLarge`], and reading stops there.
+    pub async fn get_json_within<T: DeserializeOwned>(&self, route: &str, max_bytes: u64) -> Result<T, RequestError> {
         let response = self.send_get(route).await?;
-        let body = read_body(response, API_BODY_LIMIT).await.map_err(|source| transport("GET", route, source))?;
+        let body = read_body(response, max_bytes).await.map_err(|source| too_large_or(route, max_bytes, source))?;
         serde_json::from_slice(&body).map_err(|error| transport("GET", route, error.into()))
     }
 
@@ -141,10 +147,7 @@ impl GitHub {
         max_bytes: u64,
     ) -> Result<u64, RequestError> {
         let response = self.send_get(route).await?;
-        copy_body(response, file, max_bytes).await.map_err(|source| match source.downcast_ref::<BodyTooLarge>() {
-            Some(_) => RequestError::TooLarge { route: route.to_string(), limit: max_bytes },
-            None => transport("GET", route, source),
-        })
+        copy_body(response, file, max_bytes).await.map_err(|source| too_large_or(route, max_bytes, source))
     }
 
     async fn send_get(&self, route: &str) -> Result<Response, RequestError> {
@@ -259,6 +262,14 @@ fn now_unix() -> u64 {
 
 fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(250 * 2u64.pow(attempt))
+}
+
+/// A GET whose body failed: too large, or a transport error.
+fn too_large_or(route: &str, max_bytes: u64, source: anyhow::Error) -> RequestError {
+    match source.downcast_ref::<BodyTooLarge>() {
+        Some(_) => RequestError::TooLarge { route: route.to_string(), limit: max_bytes },
+        None => transport("GET", route, source),
+    }
 }
 
 fn transport(method: &'static str, route: &str, source: anyhow::Error) -> RequestError {

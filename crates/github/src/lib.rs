@@ -1,7 +1,8 @@
 //! GitHub, at the edge of the pipeline: the `/ask` bot (`strata bot`) and fetching the latest index
 //! artifact (`strata fetch`, used by the index workflow for `--previous`). `event` and `comment` are pure;
-//! `client` is the only place that talks HTTP; `artifact` and `unzip` get an index safely; `bot` runs
-//! the flow. What the bot does and trusts: the README's "What the bot does"; its invariants: ARCHITECTURE.md.
+//! `client` is the only place that talks HTTP; `artifact` and `unzip` get an index safely; `limits`
+//! counts the answers a language model gave; `bot` runs the flow. What the bot does and trusts: the
+//! README's "What the bot does"; its invariants: ARCHITECTURE.md.
 
 pub mod artifact;
 pub mod bot;
@@ -9,6 +10,7 @@ pub mod client;
 pub mod comment;
 pub mod event;
 pub mod inert;
+pub mod limits;
 pub mod pull;
 pub mod unzip;
 

@@ -3,16 +3,22 @@
 //! that index to give the head's import graph and the change's impact. The pull request's code is
 //! data here, never checked out or run; a fork's pull request is read from the base repository, which
 //! holds its commits (`refs/pull/N/head`), so no call goes to the fork.
+//!
+//! Blob reads are bounded ([`BlobLimits`]): each answer is read only up to the size of a file the index
+//! would take (`max_file_bytes`, itself capped), and a larger file is laid over the index as too large
+//! to index, as a full run would skip it; all blobs together are capped too, past which the bot says
+//! the change is too large to read and what to run instead.
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result, bail};
 use base64::Engine;
 use futures::{StreamExt, TryStreamExt};
 use serde::Deserialize;
 
-use super::client::GitHub;
+use super::client::{GitHub, RequestError};
 use strata_core::bundle::Manifest;
 use strata_core::config::IndexOptions;
 use strata_core::impact::{Impact, impact, test_file_matcher};
@@ -25,6 +31,21 @@ const FILES_PER_PAGE: usize = 100;
 const MAX_FILE_PAGES: usize = 30;
 /// Blob reads in flight at once.
 const BLOB_READS_AT_ONCE: usize = 8;
+
+/// How much of a pull request's blobs the bot reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobLimits {
+    /// Most bytes of one blob, whatever the index's `max_file_bytes` says.
+    pub per_blob: u64,
+    /// Most bytes of all the blobs of one pull request together.
+    pub total: u64,
+}
+
+impl Default for BlobLimits {
+    fn default() -> BlobLimits {
+        BlobLimits { per_blob: 16 << 20, total: 64 << 20 }
+    }
+}
 
 /// Why the change cannot be computed from this index, in words for the person who asked.
 #[derive(Debug, thiserror::Error)]
@@ -107,17 +128,33 @@ pub async fn list_files(github: &GitHub, owner: &str, repo: &str, number: u64) -
     Ok((files, true))
 }
 
-/// One blob's bytes (the API sends them base64-encoded, wrapped in lines).
-async fn read_blob(github: &GitHub, owner: &str, repo: &str, sha: &str) -> Result<Vec<u8>> {
+/// One blob's bytes (the API sends them base64-encoded, wrapped in lines), or `None` when it holds more
+/// than `max_bytes`: its answer is read no further than a blob of that size needs.
+async fn read_blob(github: &GitHub, owner: &str, repo: &str, sha: &str, max_bytes: u64) -> Result<Option<Vec<u8>>> {
     if !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
         bail!("the blob id {sha:?} is not hexadecimal");
     }
-    let blob: BlobJson = github.get_json(&format!("/repos/{owner}/{repo}/git/blobs/{sha}")).await?;
+    let route = format!("/repos/{owner}/{repo}/git/blobs/{sha}");
+    let blob: BlobJson = match github.get_json_within(&route, blob_answer_bytes(max_bytes)).await {
+        Ok(blob) => blob,
+        Err(RequestError::TooLarge { .. }) => return Ok(None),
+        Err(error) => return Err(error.into()),
+    };
     if blob.encoding != "base64" {
         bail!("blob {sha} came as {:?}, not base64", blob.encoding);
     }
     let packed: String = blob.content.split_whitespace().collect();
-    base64::engine::general_purpose::STANDARD.decode(packed).with_context(|| format!("blob {sha} is not valid base64"))
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(packed)
+        .with_context(|| format!("blob {sha} is not valid base64"))?;
+    Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
+}
+
+/// The most bytes the API's answer for a blob of `bytes` can take: base64 (4 characters per 3 bytes) in
+/// lines of 60 characters, each line break written `\n` in the JSON, and the other fields.
+fn blob_answer_bytes(bytes: u64) -> u64 {
+    let encoded = bytes.div_ceil(3).saturating_mul(4);
+    encoded.saturating_add(encoded.div_ceil(60).saturating_mul(2)).saturating_add(4_096)
 }
 
 /// A file of the pull request whose blob must be read, or a change the overlay takes as it is.
@@ -173,21 +210,7 @@ pub async fn pull_request_impact(
     };
     let known_blobs: HashSet<&str> = manifest.files.values().map(String::as_str).collect();
     let planned = plan_changes(files, &selection.folder, &known_blobs);
-    let changes: Vec<FileChange> = futures::stream::iter(planned)
-        .map(|planned| async move {
-            match planned {
-                Planned::Ready(change) => Ok(change),
-                Planned::Read { path, blob_id } => {
-                    let bytes = read_blob(github, owner, repo, &blob_id)
-                        .await
-                        .with_context(|| format!("cannot read {path} of the pull request"))?;
-                    Ok::<_, anyhow::Error>(FileChange::Write { path, blob_id, bytes: Some(bytes) })
-                }
-            }
-        })
-        .buffered(BLOB_READS_AT_ONCE)
-        .try_collect()
-        .await?;
+    let changes = read_changes(github, owner, repo, planned, selection.max_file_bytes, BlobLimits::default()).await?;
     let overlay =
         OverlaySnapshot::new(&manifest.files, changes, selection.enclosing.clone(), Some(pull.head_sha.clone()));
     let options = IndexOptions {
@@ -215,6 +238,62 @@ pub async fn pull_request_impact(
     let matcher = test_file_matcher(&selection.test_files)?;
     let change = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &matcher, false);
     Ok((head, change))
+}
+
+/// The planned changes with their blobs read, within `limits`: a blob over `max_file_bytes` becomes
+/// [`FileChange::Oversized`] (skipped for its size, as a full index would); one over the limit per blob
+/// that the index would have taken, or more than the total, makes the change unavailable.
+async fn read_changes(
+    github: &GitHub,
+    owner: &str,
+    repo: &str,
+    planned: Vec<Planned>,
+    max_file_bytes: u64,
+    limits: BlobLimits,
+) -> Result<Vec<FileChange>> {
+    let per_blob = limits.per_blob.min(max_file_bytes);
+    let read_so_far = AtomicU64::new(0);
+    let too_much = || {
+        ChangeUnavailable(format!(
+            "this pull request changes more Python code than the bot reads ({} bytes in files the index does not hold); its impact is in the pull-request workflow's summary (`strata impact`), or run `strata impact --previous <index of the default branch>` on its branch",
+            limits.total
+        ))
+    };
+    futures::stream::iter(planned)
+        .map(|planned| {
+            let read_so_far = &read_so_far;
+            async move {
+                let (path, blob_id) = match planned {
+                    Planned::Ready(change) => return Ok(change),
+                    Planned::Read { path, blob_id } => (path, blob_id),
+                };
+                if read_so_far.load(Ordering::Relaxed) >= limits.total {
+                    return Err(too_much().into());
+                }
+                let read = read_blob(github, owner, repo, &blob_id, per_blob)
+                    .await
+                    .with_context(|| format!("cannot read {path} of the pull request"))?;
+                match read {
+                    Some(bytes) => {
+                        let size = bytes.len() as u64;
+                        if read_so_far.fetch_add(size, Ordering::Relaxed) + size > limits.total {
+                            return Err(too_much().into());
+                        }
+                        Ok(FileChange::Write { path, blob_id, bytes: Some(bytes) })
+                    }
+                    None if per_blob == max_file_bytes => {
+                        Ok(FileChange::Oversized { path, blob_id, more_than: max_file_bytes })
+                    }
+                    None => Err(ChangeUnavailable(format!(
+                        "{path} in this pull request is larger than the {per_blob} bytes the bot reads of one file; run `strata impact --previous <index of the default branch>` on its branch instead"
+                    ))
+                    .into()),
+                }
+            }
+        })
+        .buffered(BLOB_READS_AT_ONCE)
+        .try_collect()
+        .await
 }
 
 #[cfg(test)]
@@ -247,8 +326,82 @@ mod tests {
                 Planned::Read { path, .. } => format!("read {path}"),
                 Planned::Ready(FileChange::Delete { path }) => format!("delete {path}"),
                 Planned::Ready(FileChange::Write { path, bytes, .. }) => format!("write {path} {}", bytes.is_some()),
+                Planned::Ready(FileChange::Oversized { path, .. }) => format!("oversized {path}"),
             })
             .collect();
         assert_eq!(described, ["read pkg/a.py", "delete pkg/b.py", "delete pkg/old.py", "write pkg/new.py false"]);
+    }
+
+    /// A fake GitHub serving one blob per id, each `size` bytes of Python.
+    async fn blobs(sizes: &[(&str, usize)]) -> (wiremock::MockServer, GitHub) {
+        use wiremock::matchers::{method, path};
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+        let server = MockServer::start().await;
+        for (sha, size) in sizes {
+            let content = base64::engine::general_purpose::STANDARD.encode("x = 1\n".repeat(size / 6).into_bytes());
+            // Wrapped in lines of 60 characters, as the API sends it.
+            let wrapped: Vec<String> =
+                content.as_bytes().chunks(60).map(|c| String::from_utf8_lossy(c).into()).collect();
+            Mock::given(method("GET"))
+                .and(path(format!("/repos/acme/shop/git/blobs/{sha}")))
+                .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                    "sha": sha, "size": size, "content": wrapped.join("\n"), "encoding": "base64",
+                    "url": format!("https://api.github.com/repos/acme/shop/git/blobs/{sha}"), "node_id": "B_x"
+                })))
+                .mount(&server)
+                .await;
+        }
+        let settings = crate::client::ClientSettings {
+            api_url: server.uri(),
+            token: strata_core::secret::Secret::new(""),
+            max_rate_limit_wait: std::time::Duration::from_secs(1),
+            secondary_rate_limit_wait: std::time::Duration::from_secs(1),
+        };
+        let github = GitHub::new(&settings).unwrap();
+        (server, github)
+    }
+
+    fn read(sha: &str) -> Planned {
+        Planned::Read { path: format!("{sha}.py"), blob_id: sha.into() }
+    }
+
+    fn described(changes: &[FileChange]) -> Vec<String> {
+        changes
+            .iter()
+            .map(|change| match change {
+                FileChange::Write { path, bytes, .. } => format!("{path} {}", bytes.as_ref().map_or(0, Vec::len)),
+                FileChange::Oversized { path, more_than, .. } => format!("{path} over {more_than}"),
+                FileChange::Delete { path } => format!("{path} deleted"),
+            })
+            .collect()
+    }
+
+    /// Issue 30, Low 7: blobs were read whole (up to 256 MiB each, 8 at a time). One larger than the
+    /// index would take is now read no further than that and laid over the index as too large.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_blob_larger_than_the_index_takes_is_not_read_whole() {
+        let (_server, github) = blobs(&[("aa", 600), ("bb", 60_000)]).await;
+        let limits = BlobLimits { per_blob: 1 << 20, total: 1 << 20 };
+        let changes = read_changes(&github, "acme", "shop", vec![read("aa"), read("bb")], 1_000, limits).await.unwrap();
+        assert_eq!(described(&changes), ["aa.py 600", "bb.py over 1000"]);
+        assert!(blob_answer_bytes(1_000) < 60_000, "the answer is cut long before its end");
+    }
+
+    /// A file the index would take but the bot will not read (over the cap per blob), and more than the
+    /// total: the change is unavailable, with what to run instead.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn blob_reads_are_capped_per_blob_and_in_total() {
+        let (_server, github) = blobs(&[("aa", 600), ("bb", 600), ("cc", 600), ("dd", 6_000)]).await;
+        let limits = BlobLimits { per_blob: 1_000, total: 1_500 };
+        let error = read_changes(&github, "acme", "shop", vec![read("dd")], 1 << 20, limits).await.unwrap_err();
+        let unavailable = error.downcast_ref::<ChangeUnavailable>().expect("a change too large to read");
+        assert!(unavailable.0.contains("dd.py") && unavailable.0.contains("strata impact"), "{unavailable}");
+        let error = read_changes(&github, "acme", "shop", vec![read("aa"), read("bb"), read("cc")], 1 << 20, limits)
+            .await
+            .unwrap_err();
+        let unavailable = error.downcast_ref::<ChangeUnavailable>().expect("more than the total");
+        assert!(unavailable.0.contains("1500 bytes") && unavailable.0.contains("strata impact"), "{unavailable}");
+        let fits = read_changes(&github, "acme", "shop", vec![read("aa"), read("bb")], 1 << 20, limits).await.unwrap();
+        assert_eq!(described(&fits), ["aa.py 600", "bb.py 600"]);
     }
 }

@@ -1,5 +1,7 @@
 //! The impact as Markdown for a job summary or a terminal: counts first, then each list (capped), the
-//! chains that link affected modules to the change when asked for.
+//! chains that link affected modules to the change when asked for. Module paths come from the change
+//! (a fork's pull request, in the impact workflow) and may hold any character: each is a code span that
+//! nothing inside it can close.
 
 use std::fmt::Write;
 
@@ -11,7 +13,7 @@ const MAX_ROWS: usize = 50;
 pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
     let mut out = String::new();
     let short = |commit: &Option<String>| {
-        commit.as_deref().map_or("working tree".to_string(), |c| format!("`{}`", &c[..c.len().min(12)]))
+        commit.as_deref().map_or("working tree".to_string(), |c| code(&c.chars().take(12).collect::<String>()))
     };
     let _ = writeln!(out, "## strata impact: {} → {}\n", short(&impact.base_commit), short(&impact.head_commit));
     let _ = writeln!(out, "{}\n", counts_sentence(impact));
@@ -23,8 +25,11 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         for b in impact.breaking.iter().take(MAX_ROWS) {
             let _ = writeln!(
                 out,
-                "- `{}` is removed but `{}` imports `{}` (line {})",
-                b.removed, b.importer, b.import, b.line
+                "- {} is removed but {} imports {} (line {})",
+                code(&b.removed),
+                code(&b.importer),
+                code(&b.import),
+                b.line
             );
         }
         more(&mut out, impact.breaking.len());
@@ -41,7 +46,7 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         }
         let _ = writeln!(out, "### {title}\n");
         for cycle in list.iter().take(MAX_ROWS) {
-            let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
+            let members: Vec<String> = cycle.members.iter().map(|m| code(m)).collect();
             let _ = writeln!(out, "- {} → {} modules: {}", cycle.old_size, cycle.new_size, members.join(", "));
         }
         more(&mut out, list.len());
@@ -53,14 +58,14 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         }
         let _ = writeln!(out, "### {title} modules\n");
         for id in list.iter().take(MAX_ROWS) {
-            let _ = writeln!(out, "- `{id}`");
+            let _ = writeln!(out, "- {}", code(id));
         }
         more(&mut out, list.len());
     }
     if !impact.renamed.is_empty() {
         let _ = writeln!(out, "### Renamed modules\n");
         for rename in impact.renamed.iter().take(MAX_ROWS) {
-            let _ = writeln!(out, "- `{}` → `{}`", rename.from, rename.to);
+            let _ = writeln!(out, "- {} → {}", code(&rename.from), code(&rename.to));
         }
         more(&mut out, impact.renamed.len());
     }
@@ -70,7 +75,7 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         }
         let _ = writeln!(out, "### {title}\n");
         for edge in list.iter().take(MAX_ROWS) {
-            let _ = writeln!(out, "- `{}` → `{}`", edge.src, edge.dst);
+            let _ = writeln!(out, "- {} → {}", code(&edge.src), code(&edge.dst));
         }
         more(&mut out, list.len());
     }
@@ -79,10 +84,10 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         for affected in impact.affected.iter().take(MAX_ROWS) {
             let when = if affected.runtime { "" } else { " (type checking only)" };
             if with_chains {
-                let chain: Vec<String> = affected.via.iter().map(|m| format!("`{m}`")).collect();
+                let chain: Vec<String> = affected.via.iter().map(|m| code(m)).collect();
                 let _ = writeln!(out, "- {}{when}", chain.join(" → "));
             } else {
-                let _ = writeln!(out, "- `{}`{when}", affected.id);
+                let _ = writeln!(out, "- {}{when}", code(&affected.id));
             }
         }
         more(&mut out, impact.affected.len());
@@ -90,7 +95,7 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
     if !impact.tests.is_empty() {
         let _ = writeln!(out, "### Test modules to run\n");
         for test in impact.tests.iter().take(MAX_ROWS) {
-            let _ = writeln!(out, "- `{test}`");
+            let _ = writeln!(out, "- {}", code(test));
         }
         more(&mut out, impact.tests.len());
     }
@@ -177,9 +182,59 @@ pub fn mermaid(impact: &Impact) -> Option<String> {
     Some(out)
 }
 
+/// `text` as an inline code span that nothing in it can close: a backtick run longer than any inside,
+/// padded when it starts or ends with a backtick or a space, line breaks as spaces.
+fn code(text: &str) -> String {
+    let flat: String = text.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect();
+    let (mut longest, mut run) = (0, 0);
+    for c in flat.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let ticks = "`".repeat(longest + 1);
+    let pad = if flat.starts_with(['`', ' ']) || flat.ends_with(['`', ' ']) { " " } else { "" };
+    format!("{ticks}{pad}{flat}{pad}{ticks}")
+}
+
 fn more(out: &mut String, n: usize) {
     if n > MAX_ROWS {
         let _ = writeln!(out, "- … and {} more (see `--format json`)", n - MAX_ROWS);
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path with backticks closed the code span around it, and the rest rendered as Markdown (an
+    /// image, a mention) in the job summary.
+    #[test]
+    fn module_paths_stay_inside_their_code_spans() {
+        assert_eq!(code("shop/cart.py"), "`shop/cart.py`");
+        assert_eq!(code("a`b ![i](//e.x/p.png) @x.py"), "``a`b ![i](//e.x/p.png) @x.py``");
+        assert_eq!(code("`x``\ny"), "``` `x`` y ```");
+        let path = "x` ![i](//evil.example/p.png) `.py".to_string();
+        let impact = Impact {
+            base_commit: None,
+            head_commit: None,
+            changed: vec![path.clone()],
+            added: Vec::new(),
+            removed: Vec::new(),
+            renamed: Vec::new(),
+            edges_added: Vec::new(),
+            edges_removed: Vec::new(),
+            cycles_new: Vec::new(),
+            cycles_grown: Vec::new(),
+            cycles_shrunk: Vec::new(),
+            cycles_resolved: Vec::new(),
+            affected: Vec::new(),
+            tests: vec![path],
+            breaking: Vec::new(),
+            neighbourhood: Vec::new(),
+        };
+        let markdown = render_markdown(&impact, false);
+        assert!(markdown.contains("- ``x` ![i](//evil.example/p.png) `.py``"), "{markdown}");
+        assert!(!markdown.contains("- `x` ![i]"), "{markdown}");
+    }
 }

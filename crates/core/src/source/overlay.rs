@@ -25,6 +25,13 @@ pub enum FileChange {
     Delete {
         path: String,
     },
+    /// Added or modified, but larger than `more_than` bytes, so its bytes were not read: the file is
+    /// there, and the selection skips it for its size as a full index would.
+    Oversized {
+        path: String,
+        blob_id: String,
+        more_than: u64,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -58,6 +65,9 @@ impl OverlaySnapshot {
                 }
                 FileChange::Delete { path } => {
                     files.remove(&path);
+                }
+                FileChange::Oversized { path, blob_id, more_than } => {
+                    files.insert(path, (blob_id, more_than.saturating_add(1)));
                 }
             }
         }
@@ -107,5 +117,17 @@ mod tests {
         assert_eq!(overlay.read_all(&overlay.files()[1..2]).unwrap(), [b"x = 1\n".to_vec()]);
         let error = overlay.read_all(&overlay.files()[..1]).unwrap_err().to_string();
         assert!(error.contains("a.py is not part of the change"), "{error}");
+    }
+
+    #[test]
+    fn an_oversized_file_is_skipped_for_its_size_like_in_a_full_index() {
+        let base: BTreeMap<String, String> = [("a.py".to_string(), "1".to_string())].into();
+        let changes = vec![FileChange::Oversized { path: "big.py".into(), blob_id: "9".into(), more_than: 100 }];
+        let overlay = OverlaySnapshot::new(&base, changes, Vec::new(), None);
+        let exclusions = super::super::Exclusions::new(&[]).unwrap();
+        let (selected, skipped) = super::super::select_python_files(overlay.files(), &exclusions, 100);
+        assert_eq!(selected.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["a.py"]);
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].path, "big.py");
     }
 }

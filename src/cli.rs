@@ -55,6 +55,9 @@ pub struct FitArgs {
     /// ask about things the code does not contain.
     #[arg(long = "set", required = true, value_name = "REPO=INDEX=FILE")]
     pub sets: Vec<String>,
+    /// A question set never fitted on, scored with the settings fitted on every `--set` (repeatable).
+    #[arg(long = "report-set", value_name = "REPO=INDEX=FILE")]
+    pub report_sets: Vec<String>,
     /// Most answerable questions the decline may refuse on the repositories it is fitted on.
     #[arg(long, default_value_t = 0.02, value_name = "SHARE")]
     pub false_decline_budget: f64,

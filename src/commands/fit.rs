@@ -11,8 +11,10 @@ use strata_eval::fit::{FitRequest, FitSet, run_fit, to_markdown};
 
 pub fn run_fit_command(args: &FitArgs) -> Result<()> {
     let sets = args.sets.iter().map(|spec| FitSet::parse(spec)).collect::<Result<Vec<_>>>()?;
+    let report_sets = args.report_sets.iter().map(|spec| FitSet::parse(spec)).collect::<Result<Vec<_>>>()?;
     anyhow::ensure!((0.0..1.0).contains(&args.false_decline_budget), "--false-decline-budget is a share in [0, 1)");
-    let request = FitRequest { sets, false_decline_budget: args.false_decline_budget, rounds: args.rounds };
+    let request =
+        FitRequest { sets, report_sets, false_decline_budget: args.false_decline_budget, rounds: args.rounds };
     let report = super::runtime()?.block_on(run_fit(&request))?;
     let settings = serde_json::json!({"ranking": report.ranking, "decline": report.decline});
     if let Some(path) = &args.out {

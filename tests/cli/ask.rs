@@ -188,7 +188,7 @@ fn a_question_naming_what_the_code_lacks_is_declined() {
     // "payment" and "handled" match; "WebSocket" is nowhere in the shop.
     let answer = ask("How are payment WebSocket connections handled?");
     assert_eq!(answer["mode"], "declined", "{answer:#}");
-    assert!(text(&answer).contains("No code in the index mentions `web` or `socket`."), "{}", text(&answer));
+    assert!(text(&answer).contains("No code in the index defines or uses `WebSocket`."), "{}", text(&answer));
     // Plain English words absent from code are phrasing, not a missing component: not declined.
     let answer = ask("How does the gateway turn failed charges into retries?");
     assert_eq!(answer["mode"], "retrieval", "{answer:#}");
@@ -224,14 +224,15 @@ fn ask_weighs_evidence_with_the_settings_the_index_records() {
     let index = index(repo.path(), &[]);
     let manifest_path = index.dir.join("manifest.json");
     let mut manifest: Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    let recorded = &manifest["answer"]["abstention"];
-    assert!(recorded["fitted_on"].as_str().unwrap().contains("fit.py"), "{recorded:#}");
+    let recorded = &manifest["answer"]["decline"];
+    assert!(recorded["fitted_on"].as_str().unwrap().contains("strata fit"), "{recorded:#}");
+    assert!(manifest["answer"]["ranking"]["fitted_on"].as_str().unwrap().contains("strata fit"));
     let question = "How does the gateway retry failed charges?";
     let answer = ask_json(&index, question, &[]);
     assert_eq!(answer["mode"], "retrieval", "{answer:#}");
     assert_eq!(answer["evidence"]["decision"]["kind"], "answer");
     // The same index with a threshold no evidence meets declines the same question.
-    manifest["answer"]["abstention"]["min_covered"] = json!(1.5);
+    manifest["answer"]["decline"]["threshold"] = json!(1e9);
     std::fs::write(&manifest_path, serde_json::to_vec(&manifest).unwrap()).unwrap();
     let answer = ask_json(&index, question, &[]);
     assert_eq!(answer["mode"], "declined", "{answer:#}");

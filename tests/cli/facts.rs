@@ -216,7 +216,7 @@ fn nothing_to_index_is_an_error_that_says_what_was_looked_at() {
 }
 
 #[test]
-fn a_missing_or_damaged_search_index_still_answers_structural_questions() {
+fn a_missing_or_damaged_search_index_or_lexicon_still_answers_structural_questions() {
     let repo = Repo::git("package_folder");
     let index = index(repo.path(), &[]);
     let lancedb = index.dir.join("lancedb");
@@ -227,7 +227,10 @@ fn a_missing_or_damaged_search_index_still_answers_structural_questions() {
     }
     check_degraded(&index, "is damaged");
     std::fs::remove_dir_all(&lancedb).unwrap();
-    check_degraded(&index, &format!("the search index in {} cannot be used", lancedb.display()));
+    check_degraded(&index, &format!("the search index in {} cannot be used", index.dir.display()));
+    // The lexical index is part of the search index: damaged, the same degradation, named.
+    std::fs::write(index.dir.join("lexicon.parquet"), b"damaged").unwrap();
+    check_degraded(&index, "the lexicon is damaged");
 }
 
 fn check_degraded(index: &Index, expected: &str) {

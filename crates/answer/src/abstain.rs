@@ -6,8 +6,9 @@
 //! The evidence ([`Features`]): how much of the question the best module and the best five hold,
 //! how strongly the best module wins, whether the code names the question writes exist, how many of
 //! its topic words no module holds at all, and whether it asks about the project's people, plans,
-//! numbers or operations rather than its code. Only a question with no search results at all is
-//! declined without the model.
+//! numbers or operations rather than its code. Two things decline without the model: no search
+//! result at all, and a question about the project's people, plans, numbers or operations (what one
+//! snapshot of the code cannot record, however well some module matches its words).
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -15,7 +16,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use strata_core::bundle::RankingSettings;
-use strata_core::text::{content_terms, is_code, is_discourse, split_words, stem};
+use strata_core::text::{content_terms, is_code, split_words, stem};
 use strata_search::retrieve::Retrieval;
 
 pub use strata_core::bundle::DeclineSettings;
@@ -51,7 +52,8 @@ pub struct Features {
     pub names_known: f64,
     /// 1 when the question writes a code name that no module defines, is, or uses.
     pub names_unknown: f64,
-    /// 1 when the question asks about the project's people, plans, numbers or operations.
+    /// 1 when the question asks about the project's people, plans, numbers or operations (declined by
+    /// rule; the model is not fitted on these).
     pub beyond_code: f64,
     /// 1 when a word the question writes as a name (`Kafka`, `JWT`, `WebSocket`) is held by no module.
     pub unseen_name: f64,
@@ -107,6 +109,9 @@ pub struct Evidence {
 pub enum Decision {
     Answer,
     NoResults,
+    /// The question asks about the project's people, plans, numbers or operations, which no snapshot
+    /// of the code holds: declined whatever the search found.
+    BeyondTheCode,
     /// The model declined; the detail says which evidence weighed most against answering.
     WeakEvidence(String),
 }
@@ -123,7 +128,7 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
             word: term.term.clone(),
             modules: term.df,
             in_context: top.iter().any(|&i| query.candidates[i].counts[t].iter().any(|&c| c > 0)),
-            discourse: is_discourse(&term.term),
+            discourse: term.discourse,
         })
         .collect();
     let topic: Vec<&TermEvidence> = terms.iter().filter(|t| !t.discourse).collect();
@@ -136,8 +141,8 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
     // much of the whole question a module accounts for, not only of the words the index knows.
     let rarest = f64::from(query.rarest_idf());
     let weight = |term: &strata_search::rank::QueryTerm| if term.df == 0 { rarest } else { f64::from(term.idf) };
-    let mass: f64 = query.terms.iter().filter(|t| !is_discourse(&t.term)).map(weight).sum();
-    let known_mass: f64 = query.terms.iter().filter(|t| !is_discourse(&t.term) && t.df > 0).map(weight).sum();
+    let mass: f64 = query.terms.iter().filter(|t| !t.discourse).map(weight).sum();
+    let known_mass: f64 = query.terms.iter().filter(|t| !t.discourse && t.df > 0).map(weight).sum();
     let held_by = |candidates: &[usize]| -> f64 {
         if mass <= 0.0 {
             return 0.0;
@@ -147,7 +152,7 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
             .iter()
             .enumerate()
             .filter(|(t, term)| {
-                !is_discourse(&term.term)
+                !term.discourse
                     && term.df > 0
                     && candidates.iter().any(|&i| query.candidates[i].counts[*t].iter().any(|&c| c > 0))
             })
@@ -205,6 +210,9 @@ pub fn decide(features: &Features, has_results: bool, settings: &DeclineSettings
     let score = settings.bias + contributions.iter().map(|(_, c)| c).sum::<f64>();
     if !has_results {
         return (score, Decision::NoResults);
+    }
+    if features.beyond_code > 0.0 {
+        return (score, Decision::BeyondTheCode);
     }
     if score >= settings.threshold {
         return (score, Decision::Answer);

@@ -487,10 +487,13 @@ pub fn weigh_evidence(
     Evidence { terms, features, score, decision }
 }
 
-/// Whether the code holds `name` at all: an identifier of that name, or, written in prose, the name
-/// as a whole word of some module.
+/// Whether the code holds `name` at all: an identifier of that name (the last part of a dotted
+/// name), in code or written as code in prose. A path names a file, which no code holds.
 fn mentioned_in_code(search: &SearchIndex, name: &str) -> bool {
-    let last = name.trim_end_matches(".py").rsplit(['.', '/']).next().unwrap_or(name).to_lowercase();
+    if name.contains('/') || name.ends_with(".py") {
+        return false;
+    }
+    let last = name.rsplit('.').next().unwrap_or(name).to_lowercase();
     last.len() >= 3 && !search.lexicon.postings(&last, Field::Ident).is_empty()
 }
 

@@ -14,7 +14,6 @@
 use std::collections::BTreeMap;
 
 use strata_core::bundle::RankingSettings;
-use strata_core::text::is_discourse;
 
 use super::lexicon::{Lexicon, WORD_FIELDS};
 
@@ -79,26 +78,28 @@ pub struct ModuleEvidence {
 }
 
 impl Query {
-    /// The query for `terms` (content terms, stemmed) over `lexicon`. `pagerank(m)` is module m's
+    /// The query for `terms` (content terms, stemmed, with whether they only frame the question; see
+    /// `strata_core::text::question_terms`) over `lexicon`. `pagerank(m)` is module m's
     /// PageRank over the largest; `unwanted_test(m)` whether it is a test module the question is not
     /// about.
     pub fn build(
         lexicon: &Lexicon,
-        terms: &[String],
+        terms: &[(String, bool)],
         evidence: &ModuleEvidence,
         pagerank: impl Fn(u32) -> f32,
         unwanted_test: impl Fn(u32) -> bool,
     ) -> Query {
         let n = lexicon.n_modules() as f32;
-        let mut unique: Vec<&String> = Vec::new();
-        for term in terms {
-            if !unique.contains(&term) {
-                unique.push(term);
+        let mut unique: Vec<(&String, bool)> = Vec::new();
+        for (term, discourse) in terms {
+            match unique.iter_mut().find(|(seen, _)| *seen == term) {
+                Some((_, all)) => *all &= *discourse,
+                None => unique.push((term, *discourse)),
             }
         }
         let mut counts: BTreeMap<u32, Vec<[u16; 5]>> = BTreeMap::new();
         let mut query_terms = Vec::with_capacity(unique.len());
-        for (t, term) in unique.iter().enumerate() {
+        for (t, &(term, discourse)) in unique.iter().enumerate() {
             let mut forms = vec![term.to_string()];
             let mut other = Vec::new();
             if lexicon.document_frequency(term) == 0 {
@@ -119,13 +120,7 @@ impl Query {
             holders.dedup();
             let df = holders.len();
             let idf = (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
-            query_terms.push(QueryTerm {
-                term: term.to_string(),
-                df,
-                idf,
-                discourse: is_discourse(term),
-                other_forms: other,
-            });
+            query_terms.push(QueryTerm { term: term.to_string(), df, idf, discourse, other_forms: other });
         }
         for module in evidence.named.keys().chain(evidence.mentioned.keys()).chain(evidence.chunk_rank.keys()) {
             counts.entry(*module).or_insert_with(|| vec![[0; 5]; unique.len()]);
@@ -304,8 +299,7 @@ pub fn other_forms(lexicon: &Lexicon, term: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::lexicon::{Lexicon, file_terms};
-    use strata_core::bundle::fitted_ranking;
-    use strata_core::text::content_terms;
+    use strata_core::text::question_terms;
 
     fn lexicon_of(files: &[(&str, &str)]) -> Lexicon {
         let terms: Vec<_> = files.iter().map(|(path, source)| file_terms(path, source)).collect();
@@ -313,11 +307,28 @@ mod tests {
     }
 
     fn query_over(files: &[(&str, &str)], question: &str, evidence: &ModuleEvidence) -> Query {
-        Query::build(&lexicon_of(files), &content_terms(question), evidence, |_| 0.0, |_| false)
+        Query::build(&lexicon_of(files), &question_terms(question), evidence, |_| 0.0, |_| false)
+    }
+
+    /// Settings of the tests' own, so a refit cannot change what they show.
+    fn settings() -> RankingSettings {
+        RankingSettings {
+            field_weights: [3.0, 3.0, 1.0, 1.0, 1.0],
+            field_b: [0.75; 5],
+            k1: 1.2,
+            discourse: 0.5,
+            named: 1.0,
+            mentioned: 0.2,
+            chunk: 0.2,
+            pagerank: 0.0,
+            tests: 0.3,
+            neighbours: 0.0,
+            fitted_on: String::new(),
+        }
     }
 
     fn order(query: &Query) -> Vec<u32> {
-        rank(query, &fitted_ranking()).into_iter().map(|(i, _)| query.candidates[i].module).collect()
+        rank(query, &settings()).into_iter().map(|(i, _)| query.candidates[i].module).collect()
     }
 
     #[test]
@@ -328,7 +339,7 @@ mod tests {
         let query = query_over(&files, "Where are requests retried?", &ModuleEvidence::default());
         assert_eq!(order(&query), [1, 0]);
         let best = &query.candidates[1];
-        assert!(bm25f(&query, best, &fitted_ranking()) < 1.0);
+        assert!(bm25f(&query, best, &settings()) < 1.0);
         assert!((query.coverage(best) - 1.0).abs() < 1e-6);
     }
 
@@ -357,10 +368,9 @@ mod tests {
         let mut evidence = ModuleEvidence::default();
         evidence.chunk_rank.insert(1, 50);
         evidence.chunk_rank.insert(2, 40);
-        let mut query = Query::build(&lexicon_of(&files), &content_terms("parse"), &evidence, |_| 0.0, |_| false);
+        let mut query = Query::build(&lexicon_of(&files), &question_terms("parse"), &evidence, |_| 0.0, |_| false);
         query.link_neighbours([(0, 1)].into_iter());
-        let mut settings = fitted_ranking();
-        settings.neighbours = 0.5;
+        let settings = RankingSettings { neighbours: 0.5, ..settings() };
         let ranked: Vec<u32> = rank(&query, &settings).into_iter().map(|(i, _)| query.candidates[i].module).collect();
         assert_eq!(ranked, [0, 1, 2]);
     }
@@ -372,7 +382,7 @@ mod tests {
         evidence.named.insert(1, 1.0);
         let query = query_over(&files, "Where is send?", &evidence);
         assert_eq!(order(&query), [1, 0]);
-        let question = content_terms("Where is send?");
+        let question = question_terms("Where is send?");
         let query = Query::build(&lexicon_of(&files), &question, &ModuleEvidence::default(), |_| 0.0, |m| m == 0);
         assert_eq!(order(&query), [1, 0]);
         assert!(query.terms[0].idf > 0.0 && query.terms[0].df == 2);

@@ -18,7 +18,9 @@ use super::lexicon::Field;
 use super::rank::{ModuleEvidence, Query, rank};
 use super::store::Hit;
 use strata_core::bundle::{Bundle, RankingSettings};
-use strata_core::text::{CodeName, code_names, content_terms, split_words, stem};
+use strata_core::text::{
+    CodeName, NameShape, code_names, content_terms, is_content_word, is_discourse, question_terms, split_words, stem,
+};
 
 /// How many of the most central modules are added to the context after the retrieved ones.
 pub const N_CENTRAL: usize = 3;
@@ -106,7 +108,8 @@ fn prepare_with_pool(
             evidence.chunk_rank.entry(module).or_insert(rank);
         }
     }
-    let mentions = code_names(question);
+    let mut mentions = code_names(question);
+    mentions.extend(defined_words(question, linker, &mentions));
     let (names, unknown_names) = named_evidence(index, linker, &mentions, &position, &mut evidence);
     let wants_tests = asks_about_tests(question);
     let max_pagerank = bundle.nodes.values().map(|n| n.pagerank).fold(0.0_f64, f64::max).max(f64::MIN_POSITIVE);
@@ -115,7 +118,7 @@ fn prepare_with_pool(
         |id: &str| folders.iter().any(|f| f.is_empty() || id.starts_with(&format!("{}/", f.trim_end_matches('/'))));
     let mut query = Query::build(
         &index.lexicon,
-        &content_terms(question),
+        &question_terms(question),
         &evidence,
         |m| nodes.get(m as usize).map_or(0.0, |node| (node.pagerank / max_pagerank) as f32),
         |m| !wants_tests && nodes.get(m as usize).is_some_and(|node| is_test_path(&node.id)),
@@ -228,6 +231,29 @@ fn named_evidence(
         }
     }
     (names, unknown)
+}
+
+/// Plain words of the question that are, as written, the name of a class or function of the index
+/// (`slugify`, `Session`): names written without backticks. Stop words and words about code in
+/// general are never names here.
+fn defined_words(question: &str, linker: &EntityLinker<'_>, code: &[CodeName]) -> Vec<CodeName> {
+    let mut found: Vec<CodeName> = Vec::new();
+    let mut at = 0;
+    for token in question.split_whitespace() {
+        let start = question[at..].find(token).map_or(at, |i| at + i);
+        at = start + token.len();
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        let lower = word.to_lowercase();
+        let plain = word.len() >= 3 && word.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !plain || !is_content_word(&lower) || is_discourse(&lower) {
+            continue;
+        }
+        if code.iter().chain(&found).any(|name| name.text == word) || linker.symbol(word).is_none() {
+            continue;
+        }
+        found.push(CodeName { text: word.to_string(), start, end: start + token.len(), shape: NameShape::Call });
+    }
+    found
 }
 
 /// A top-level package: `sympy/__init__.py`.

@@ -10,4 +10,4 @@ mod names;
 mod words;
 
 pub use names::{CodeName, NameShape, code_names, is_code};
-pub use words::{content_terms, is_content_word, is_discourse, is_stop_word, split_words, stem};
+pub use words::{content_terms, is_content_word, is_discourse, is_stop_word, question_terms, split_words, stem};

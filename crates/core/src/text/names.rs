@@ -37,7 +37,9 @@ pub fn is_code(text: &str) -> bool {
 fn shape_of(text: &str) -> Option<NameShape> {
     let has_inner =
         |c: char| text.trim_matches(c).contains(c) && text.split(c).all(|part| !part.is_empty() || text.starts_with(c));
-    let inner_capital = text.chars().skip(1).any(char::is_uppercase) && text.chars().any(char::is_lowercase);
+    let inner_capital = text.chars().skip(1).any(char::is_uppercase)
+        && text.chars().any(char::is_lowercase)
+        && !super::words::is_plural_acronym(text);
     if !text.chars().any(char::is_alphabetic) || ["e.g", "i.e", "etc"].contains(&text.to_lowercase().as_str()) {
         return None;
     }
@@ -126,7 +128,7 @@ mod tests {
         for code in ["a.b", "a/b.py", "snake_case", "WebSocket", "app.py", "src/flask", "__init__"] {
             assert!(is_code(code), "{code}");
         }
-        for word in ["imports", "Flask", "JWT", "e.g", "3.5", "x", "Set-Cookie", "User-Agent"] {
+        for word in ["imports", "Flask", "JWT", "e.g", "3.5", "x", "Set-Cookie", "User-Agent", "UUIDs", "APIs"] {
             assert!(!is_code(word), "{word}");
         }
     }

@@ -134,6 +134,10 @@ pub fn split_words(text: &str) -> Vec<String> {
 
 /// [`split_word`] for the common all-ASCII case, without decoding characters.
 fn split_ascii_word(chunk: &str, words: &mut Vec<String>) {
+    if is_plural_acronym(chunk) {
+        words.push(chunk.to_ascii_lowercase());
+        return;
+    }
     let bytes = chunk.as_bytes();
     let mut start = 0;
     for i in 1..bytes.len() {
@@ -151,8 +155,17 @@ fn split_ascii_word(chunk: &str, words: &mut Vec<String>) {
     words.push(chunk[start..].to_ascii_lowercase());
 }
 
+/// An acronym in the plural (`URLs`, `UUIDs`, `APIs`): one English word, not `UUI` + `Ds`.
+pub(super) fn is_plural_acronym(chunk: &str) -> bool {
+    chunk.strip_suffix('s').is_some_and(|stem| stem.chars().count() >= 2 && stem.chars().all(char::is_uppercase))
+}
+
 /// One run of alphanumeric characters split at case and digit boundaries, lowercased.
 fn split_word(chunk: &str, words: &mut Vec<String>) {
+    if is_plural_acronym(chunk) {
+        words.push(chunk.to_lowercase());
+        return;
+    }
     let chars: Vec<char> = chunk.chars().collect();
     let mut start = 0;
     for i in 1..chars.len() {
@@ -195,7 +208,7 @@ pub fn stem(word: &str) -> String {
 /// module says "mechanism" is no sign that the question is about something the repository lacks, so
 /// these words never count as unseen.
 const DISCOURSE: &str = "\
-    abstraction accomplish achieve actual additional after again against aim approach architectural \
+    abstraction accomplish achieve actual actually additional after again against aim approach architectural \
     architecture aspect because before behave behavior behaviour behind benefit best better between both \
     boundary brief central characteristic choice clean cohesion collaborate collaboration component \
     concept conceptual concern consequence consider consideration coordinate coordination core coupling \
@@ -211,12 +224,34 @@ const DISCOURSE: &str = "\
     such support system than then through throughout together trade tradeoff typical under underlying \
     understand until various very way while within without workflow";
 
-static DISCOURSE_STEMS: LazyLock<BTreeSet<String>> = LazyLock::new(|| DISCOURSE.split_whitespace().map(stem).collect());
+static DISCOURSE_WORDS: LazyLock<BTreeSet<&'static str>> = LazyLock::new(|| DISCOURSE.split_whitespace().collect());
 
-/// Whether a stemmed term is a word about code in general ("mechanism", "architecture"): in a
-/// question it frames the question rather than names its topic.
-pub fn is_discourse(term: &str) -> bool {
-    DISCOURSE_STEMS.contains(term)
+/// Whether a lowercase word is a word about code in general ("mechanisms", "architectural",
+/// "delegates"): in a question it frames the question rather than names its topic. Matched as a word
+/// with its plural or adverb ending, never by stem: "responsible" frames, "responses" does not.
+pub fn is_discourse(word: &str) -> bool {
+    let known = |w: &str| DISCOURSE_WORDS.contains(w);
+    known(word)
+        || word.strip_suffix('s').is_some_and(known)
+        || word.strip_suffix("es").is_some_and(known)
+        || word.strip_suffix("ies").is_some_and(|base| known(&format!("{base}y")))
+        || word.strip_suffix("ly").is_some_and(known)
+        || word.strip_suffix("ed").is_some_and(|base| known(base) || known(&format!("{base}e")))
+        || word.strip_suffix('d').is_some_and(known)
+}
+
+/// A question's content terms, each once, in order, with whether every word it came from frames the
+/// question rather than names its topic (see [`is_discourse`]).
+pub fn question_terms(text: &str) -> Vec<(String, bool)> {
+    let mut terms: Vec<(String, bool)> = Vec::new();
+    for word in split_words(text).into_iter().filter(|word| is_content_word(word)) {
+        let (term, discourse) = (stem(&word), is_discourse(&word));
+        match terms.iter_mut().find(|(seen, _)| *seen == term) {
+            Some((_, all_discourse)) => *all_discourse &= discourse,
+            None => terms.push((term, discourse)),
+        }
+    }
+    terms
 }
 
 #[cfg(test)]
@@ -228,6 +263,8 @@ mod tests {
         assert_eq!(split_words("parseHTML2JSON"), ["parse", "html", "2", "json"]);
         assert_eq!(split_words("scrapy/core/engine.py"), ["scrapy", "core", "engine", "py"]);
         assert_eq!(split_words("JWTValidator get_user_id"), ["jwt", "validator", "get", "user", "id"]);
+        assert_eq!(split_words("UUIDs and URLs"), ["uuids", "and", "urls"]);
+        assert_eq!(content_terms("UUIDs"), content_terms("uuid"));
     }
 
     #[test]
@@ -249,10 +286,15 @@ mod tests {
     }
 
     #[test]
-    fn discourse_words_are_stems() {
-        assert!(is_discourse(&stem("mechanisms")));
-        assert!(is_discourse(&stem("architectural")));
-        assert!(!is_discourse(&stem("redirect")));
+    fn discourse_words_are_words_not_stems() {
+        for word in ["mechanisms", "architectural", "delegates", "responsibilities", "relies", "designed"] {
+            assert!(is_discourse(word), "{word}");
+        }
+        for word in ["redirect", "responses", "response", "designer"] {
+            assert!(!is_discourse(word), "{word}");
+        }
+        let terms = question_terms("The responsible mechanism for responses and the mechanisms");
+        assert_eq!(terms, [("respons".to_string(), false), ("mechan".to_string(), true)]);
     }
 
     #[test]

@@ -48,6 +48,8 @@ impl FitSet {
 
 pub struct FitRequest {
     pub sets: Vec<FitSet>,
+    /// Sets never fitted on: scored only, with the settings fitted on every repository of `sets`.
+    pub report_sets: Vec<FitSet>,
     /// Most answerable questions the decline may refuse on the repositories it is fitted on.
     pub false_decline_budget: f64,
     /// Passes of coordinate ascent over the ranking settings.
@@ -120,6 +122,8 @@ pub struct FitReport {
     pub held_out_pooled: Figures,
     /// Every question of every held-out run: how it was answered.
     pub held_out_questions: Vec<QuestionOutcome>,
+    /// Per repository of the report sets: its figures under the settings fitted on every other set.
+    pub reported: BTreeMap<String, Figures>,
     /// The settings fitted on every repository, and their figures on those same questions.
     pub ranking: RankingSettings,
     pub decline: DeclineSettings,
@@ -153,7 +157,12 @@ pub async fn run_fit(request: &FitRequest) -> Result<FitReport> {
     let all: Vec<&Repo> = repos.iter().collect();
     let (ranking, decline) = fit_on(&all, request, &names);
     let in_sample_rows: Vec<Row> = all.iter().flat_map(|repo| outcomes(repo, &ranking, &decline)).collect();
+    let mut reported = BTreeMap::new();
+    for repo in load(&request.report_sets).await? {
+        reported.insert(repo.name.clone(), figures(&outcomes(&repo, &ranking, &decline)));
+    }
     Ok(FitReport {
+        reported,
         held_out,
         held_out_sets,
         held_out_pooled: figures(&pooled_rows),
@@ -360,6 +369,10 @@ fn features(repos: &[&Repo], ranking: &RankingSettings) -> Vec<(usize, bool, Vec
             if retrieval.ranked.is_empty() {
                 continue;
             }
+            // Declined by rule whatever the model says: not what the model is fitted on.
+            if evidence.features.beyond_code > 0.0 {
+                continue;
+            }
             let values = evidence.features.values().to_vec();
             rows.push((r, item.line.answerable, values));
         }
@@ -398,6 +411,9 @@ pub fn to_markdown(report: &FitReport) -> String {
         text.push_str(&line(&format!("· {name}"), figures));
     }
     text.push_str(&line("**pooled, held out**", &report.held_out_pooled));
+    for (name, figures) in &report.reported {
+        text.push_str(&line(&format!("{name} (never fitted on)"), figures));
+    }
     text.push_str(&line("in sample (not a measure)", &report.in_sample));
     text
 }

@@ -274,7 +274,10 @@ fn phrases(words: &str) -> Vec<Vec<String>> {
     words.split_whitespace().map(|phrase| phrase.split('|').map(str::to_string).collect()).collect()
 }
 
-static BEYOND_STEMS: LazyLock<Vec<(&'static str, [Vec<Vec<String>>; 3])>> =
+/// A cue list as phrases of words.
+type Phrases = Vec<Vec<String>>;
+
+static BEYOND_STEMS: LazyLock<Vec<(&'static str, [Phrases; 3])>> =
     LazyLock::new(|| BEYOND.iter().map(|b| (b.what, [phrases(b.alone), phrases(b.paired), phrases(b.with)])).collect());
 
 /// "who" followed closely by a verb of making or running the project ("who maintains"), not of code

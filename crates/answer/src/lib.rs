@@ -321,7 +321,7 @@ impl Answerer<'_> {
             answer.evidence = Some(evidence);
             return Weighed::Declined(Box::new(answer));
         }
-        Weighed::Answer { retrieval, evidence, context }
+        Weighed::Answer { retrieval: Box::new(retrieval), evidence, context }
     }
 
     fn extractive(
@@ -446,7 +446,7 @@ pub enum Route {
 
 enum Weighed {
     Declined(Box<Answer>),
-    Answer { retrieval: Retrieval, evidence: Evidence, context: Vec<ContextItem> },
+    Answer { retrieval: Box<Retrieval>, evidence: Evidence, context: Vec<ContextItem> },
 }
 
 /// The `search_code` tool: the same hybrid retrieval as an offline answer, as text for the model.

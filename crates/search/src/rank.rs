@@ -209,13 +209,10 @@ pub fn bm25f(query: &Query, candidate: &Candidate, settings: &RankingSettings) -
     let mut score = 0.0;
     for (term, counts) in query.terms.iter().zip(&candidate.counts) {
         let mut weighted = 0.0;
-        for f in 0..5 {
-            if counts[f] == 0 {
-                continue;
-            }
+        for (f, &count) in counts.iter().enumerate().filter(|(_, count)| **count > 0) {
             let b = settings.field_b[f].clamp(0.0, 1.0);
             let norm = 1.0 - b + b * candidate.relative_length[f];
-            weighted += settings.field_weights[f] * f32::from(counts[f]) / norm.max(1e-3);
+            weighted += settings.field_weights[f] * f32::from(count) / norm.max(1e-3);
         }
         if weighted > 0.0 {
             score += weight(term) * weighted / (k1 + weighted);

@@ -165,8 +165,8 @@ mod tests {
     }
 }
 
-/// Which embedder fills the vector column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Which embedder fills the vector column (`--embedder`, parsed in the binary's `cli.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbedderChoice {
     /// Deterministic code-aware hashing, no model and no network (the default).
     Builtin,

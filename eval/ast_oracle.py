@@ -30,8 +30,11 @@ Convention (grimp's edge rule, plus strata's documented extensions):
   no module (and no namespace folder) is *unresolved* (listed with its line by
   ``unresolved``), never an edge to an enclosing package; other names are external.
 * An edge is ``type_checking`` when every statement producing it sits in the body
-  of ``if TYPE_CHECKING:`` / ``if <x>.TYPE_CHECKING:`` (not its ``else``).
-  ``--runtime`` queries leave those edges out.
+  of ``if TYPE_CHECKING:`` / ``if <x>.TYPE_CHECKING:`` (not its ``else``), and
+  ``main_block`` when none of them runs on import and not all are ``type_checking``:
+  each sits in the body of an ``if __name__ == "__main__":`` outside any function or
+  class (which runs only when the file is a script) or under ``TYPE_CHECKING``.
+  ``--runtime`` queries leave both out (impact, cycles, imports, rankings).
 * Impact (transitive dependents) of M: modules that reach M along edges, M excluded.
   Cycles: strongly connected components of two or more modules.
 * ``exports``: a literal ``__all__``, else public top-level definitions (functions,
@@ -89,7 +92,7 @@ class Graph:
     root: str
     modules: dict[str, Module]  # path -> Module
     by_name: dict[str, str]  # dotted name -> path
-    edges: dict[tuple[str, str], dict]  # (importer, imported) -> {"lines": [...], "type_checking": bool}
+    edges: dict[tuple[str, str], dict]  # (importer, imported) -> {"lines", "type_checking", "main_block"}
     unresolved: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # path -> [(line, missing name)]
     collisions: list[list[str]] = field(default_factory=list)  # paths sharing a dotted name
 
@@ -105,7 +108,7 @@ class Graph:
     def out(self, runtime: bool = False) -> dict[str, set[str]]:
         adj: dict[str, set[str]] = defaultdict(set)
         for (a, b), e in self.edges.items():
-            if not (runtime and e["type_checking"]):
+            if not (runtime and (e["type_checking"] or e["main_block"])):
                 adj[a].add(b)
         return adj
 
@@ -180,22 +183,38 @@ def is_type_checking_test(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def is_main_test(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`, in either order."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    is_name = lambda e: isinstance(e, ast.Name) and e.id == "__name__"
+    is_main = lambda e: isinstance(e, ast.Constant) and e.value == "__main__"
+    return (is_name(sides[0]) and is_main(sides[1])) or (is_main(sides[0]) and is_name(sides[1]))
+
+
 def imports(tree: ast.Module):
-    """Yield (import node, under-TYPE_CHECKING flag) for every import in the file."""
-    def visit(node: ast.AST, tc: bool):
+    """Yield (import node, under-TYPE_CHECKING flag, in-a-__main__-block flag) for every import."""
+    def visit(node: ast.AST, tc: bool, main: bool, in_def: bool):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node, tc
+            yield node, tc, main
         elif isinstance(node, ast.If) and is_type_checking_test(node.test):
             for stmt in node.body:
-                yield from visit(stmt, True)
+                yield from visit(stmt, True, main, in_def)
             for stmt in node.orelse:  # the else branch runs at runtime
-                yield from visit(stmt, tc)
+                yield from visit(stmt, tc, main, in_def)
+        elif isinstance(node, ast.If) and not in_def and is_main_test(node.test):
+            for stmt in node.body:  # runs only when the file is run as a script
+                yield from visit(stmt, tc, True, in_def)
+            for stmt in node.orelse:
+                yield from visit(stmt, tc, main, in_def)
         else:  # imports are statements: only statement blocks can hold them
+            inner = in_def or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
             for block in ("body", "orelse", "finalbody", "handlers", "cases"):
                 for child in getattr(node, block, ()):
-                    yield from visit(child, tc)
+                    yield from visit(child, tc, main, inner)
     for stmt in tree.body:
-        yield from visit(stmt, False)
+        yield from visit(stmt, False, False, False)
 
 
 def top_level(body: list[ast.stmt], in_try: bool = False, tc: bool = False):
@@ -331,18 +350,20 @@ def build_graph(root: str, no_namespace: bool = False, extra_roots: tuple[str, .
     edges: dict[tuple[str, str], dict] = {}
     unresolved: dict[str, list[tuple[int, str]]] = {}
     for p, tree in trees.items():
-        for node, tc in imports(tree):
+        for node, tc, main in imports(tree):
             found, missing = resolve(node, modules[p], by_name, namespaces, top_names)
             unresolved.setdefault(p, []).extend((node.lineno, m) for m in missing)
             for target in found:
                 dst = by_name[target]
                 if dst == p:
                     continue
-                e = edges.setdefault((p, dst), {"lines": [], "type_checking": True})
+                e = edges.setdefault((p, dst), {"lines": [], "type_checking": True, "main_block": True})
                 e["lines"].append(node.lineno)
                 e["type_checking"] = e["type_checking"] and tc
+                e["main_block"] = e["main_block"] and (tc or main)  # none runs on import, so far
     for e in edges.values():
         e["lines"] = sorted(set(e["lines"]))
+        e["main_block"] = e["main_block"] and not e["type_checking"]
     unresolved = {p: sorted(set(u)) for p, u in unresolved.items() if u}
     if no_namespace:  # as grimp: such modules are unknown, imports of them lead nowhere
         dropped = {p for p, m in modules.items() if m.namespace_sub}
@@ -451,21 +472,22 @@ def exports(g: Graph, m: str) -> dict:
 def edge_list(g: Graph) -> list[dict]:
     """Every edge as dotted names (comparable whatever folder was indexed), with its flag."""
     name = {p: m.name or p for p, m in g.modules.items()}
-    return sorted(({"src": name[a], "dst": name[b], "type_checking": e["type_checking"]}
+    return sorted(({"src": name[a], "dst": name[b], "type_checking": e["type_checking"], "main_block": e["main_block"]}
                    for (a, b), e in g.edges.items()), key=lambda e: (e["src"], e["dst"]))
 
 
 def edge_paths(g: Graph) -> list[dict]:
     """Every edge as repo-relative paths (the module ids of an index of the same folder), for
     `strata eval --oracle-edges`: claims in answers are checked against this graph, not strata's."""
-    return sorted(({"src": a, "dst": b, "type_checking": e["type_checking"]} for (a, b), e in g.edges.items()),
-                  key=lambda e: (e["src"], e["dst"]))
+    return sorted(({"src": a, "dst": b, "type_checking": e["type_checking"], "main_block": e["main_block"]}
+                   for (a, b), e in g.edges.items()), key=lambda e: (e["src"], e["dst"]))
 
 
 def stats(g: Graph) -> dict:
     comps, rcomps = cycles(g), cycles(g, True)
     return {"root": g.root, "modules": len(g.modules), "edges": len(g.edges),
             "type_checking_edges": sum(e["type_checking"] for e in g.edges.values()),
+            "main_block_edges": sum(e["main_block"] for e in g.edges.values()),
             "unimportable_modules": sorted(p for p, m in g.modules.items() if m.name is None),
             "partially_parsed": {p: m.parse_error for p, m in g.modules.items() if m.parse_error},
             "name_collisions": g.collisions,
@@ -520,6 +542,16 @@ SELF_TEST_TREES["a package folder as root, unresolved imports, exports"] = {
     "src/lib/ns/inner.py": "from ..models import Model\n",
 }
 
+SELF_TEST_TREES["__main__ blocks"] = {
+    "app/__init__.py": "",
+    "app/style.py": "from . import color\n",
+    "app/color.py": "import os\nif __name__ == '__main__':\n    from app import console\n"
+                    "    if TYPE_CHECKING:\n        from app import never\nelse:\n    from app import runs\n",
+    "app/console.py": "from app import style\ndef main():\n    if __name__ == '__main__':\n        from app import local\n",
+    "app/never.py": "", "app/runs.py": "", "app/local.py": "",
+    "app/both.py": "if TYPE_CHECKING:\n    from app import style\nif __name__ == '__main__':\n    from app import style\n",
+}
+
 SELF_TEST_EXPECT = {
     "relative imports, from-package-import-submodule, self-import": lambda g: [
         (imports_of(g, "pkg"), ["pkg/a.py"]),  # helper_name resolves to pkg itself, `import pkg` too: no edge
@@ -536,13 +568,25 @@ SELF_TEST_EXPECT = {
     ],
     "a package folder as root, unresolved imports, exports": lambda g: [
         (edge_list(build_graph(os.path.join(g.root, "src", "lib"))), edge_list(g)),  # named as package lib
-        (edge_list(g), [{"src": "lib", "dst": "lib.models", "type_checking": False},
-                        {"src": "lib", "dst": "lib.speedups", "type_checking": False},
-                        {"src": "lib.models", "dst": "lib.ns.inner", "type_checking": False},
-                        {"src": "lib.ns.inner", "dst": "lib.models", "type_checking": False}]),
+        (edge_list(g), [{"src": "lib", "dst": "lib.models", "type_checking": False, "main_block": False},
+                        {"src": "lib", "dst": "lib.speedups", "type_checking": False, "main_block": False},
+                        {"src": "lib.models", "dst": "lib.ns.inner", "type_checking": False, "main_block": False},
+                        {"src": "lib.ns.inner", "dst": "lib.models", "type_checking": False, "main_block": False}]),
         (g.unresolved, {"src/lib/__init__.py": [(2, "lib.gone")], "src/lib/models.py": [(1, "lib.missing")]}),
         (exports(g, "lib")["names"], ["Model", "codes", "fast", "ssl"]),
         (exports(g, "lib")["fallback"], ["fast", "ssl"]),
+    ],
+    "__main__ blocks": lambda g: [
+        (g.edges[("app/color.py", "app/console.py")]["main_block"], True),
+        (g.edges[("app/color.py", "app/never.py")]["type_checking"], True),  # TYPE_CHECKING inside the block
+        (g.edges[("app/color.py", "app/never.py")]["main_block"], False),
+        (g.edges[("app/color.py", "app/runs.py")]["main_block"], False),  # the else branch runs on import
+        (g.edges[("app/console.py", "app/local.py")]["main_block"], False),  # not module level
+        (g.edges[("app/both.py", "app/style.py")]["main_block"], True),  # never on import, once as a script
+        (cycles(g), [["app/color.py", "app/console.py", "app/style.py"]]),
+        (cycles(g, runtime=True), []),
+        (impact(g, "app/console.py", runtime=True), []),
+        (impact(g, "app/console.py"), ["app/both.py", "app/color.py", "app/style.py"]),
     ],
     "TYPE_CHECKING, namespace sub-package, src layout": lambda g: [
         (sorted(g.modules), ["src/lib/__init__.py", "src/lib/ns/n.py", "src/lib/x.py", "src/lib/y.py",

@@ -386,12 +386,34 @@ pub struct IndexArgs {
     pub repository_url: Option<String>,
     /// Embedder for the search index.
     #[arg(long, value_enum, default_value = "builtin", env = "STRATA_EMBEDDER")]
-    pub embedder: EmbedderChoice,
+    pub embedder: EmbedderArg,
     #[command(flatten)]
     pub llm: LlmArgs,
     /// Print a machine-readable report on stdout instead of a human summary.
     #[arg(long, env = "STRATA_JSON")]
     pub json: bool,
+}
+
+/// `--embedder`: which embedder fills the vector column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmbedderArg {
+    /// Deterministic code-aware hashing, no model and no network (the default).
+    Builtin,
+    /// WordLlama l2_supercat, a small semantic model run in-process (16 MB, downloaded once from PyPI
+    /// and cached; `STRATA_MODEL_DIR`).
+    Wordllama,
+    /// An OpenAI-compatible `/embeddings` endpoint (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `--embedding-model`).
+    Openai,
+}
+
+impl From<EmbedderArg> for EmbedderChoice {
+    fn from(arg: EmbedderArg) -> EmbedderChoice {
+        match arg {
+            EmbedderArg::Builtin => EmbedderChoice::Builtin,
+            EmbedderArg::Wordllama => EmbedderChoice::Wordllama,
+            EmbedderArg::Openai => EmbedderChoice::Openai,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

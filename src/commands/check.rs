@@ -1,6 +1,7 @@
 //! `strata check`: the architecture contracts of `strata.toml` against a commit. Violations are printed
 //! with file and line (as error annotations in GitHub Actions); with a base index, only violations the
-//! change introduces fail the run (exit 1), so existing debt never blocks a pull request.
+//! change introduces fail the run (exit 1), so existing debt never blocks a pull request. A contract
+//! naming a module the commit does not have is an error naming it (exit 1), never a silent pass.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -10,7 +11,7 @@ use serde::Serialize;
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
 use crate::cli::{CheckArgs, CheckFormat};
-use strata_core::impact::contracts::{Contract, Violation, check};
+use strata_core::impact::contracts::{Contract, Violation, check, unknown_names};
 
 #[derive(Serialize)]
 struct CheckReport<'a> {
@@ -26,6 +27,11 @@ pub fn run_check_command(args: &CheckArgs) -> Result<()> {
     let contracts = &head.settings.contracts;
     if contracts.is_empty() {
         bail!("strata.toml declares no [[contracts]]; see the README's `strata check` section for the kinds");
+    }
+    let unknown = unknown_names(&head.bundle, contracts);
+    if !unknown.is_empty() {
+        let named: Vec<String> = unknown.iter().map(ToString::to_string).collect();
+        bail!("{}; fix the name in strata.toml (names are dotted modules, such as `shop.api`)", named.join("; "));
     }
     let base = head.previous.as_ref().map(|previous| &previous.bundle);
     let violations = check(&head.bundle, contracts, base);

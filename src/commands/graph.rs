@@ -83,6 +83,19 @@ fn fitting_mermaid(bundle: &Bundle, request: &mut ViewRequest) -> Result<String>
         };
     }
     let deepest = bundle.nodes.values().map(|n| n.folder.split('/').count()).max().unwrap_or(1);
+    if request.package_depth.is_none() {
+        // A flat package shown as its modules may be what is too large: one box each, first.
+        request.package_depth = Some(deepest);
+        if view(bundle, request)? != view(bundle, &ViewRequest { package_depth: None, ..request.clone() })? {
+            eprintln!(
+                "note: the package graph is too large for GitHub's Mermaid ({why}); showing every package as one box"
+            );
+            why = match mermaid(&view(bundle, request)?) {
+                Ok(text) => return Ok(text),
+                Err(why) => why,
+            };
+        }
+    }
     for depth in (1..deepest.min(request.package_depth.unwrap_or(deepest))).rev() {
         eprintln!(
             "note: the package graph is too large for GitHub's Mermaid ({why}); folding folders below depth {depth}"

@@ -7,7 +7,8 @@ use anyhow::{Context, Result};
 
 use super::output::escape_data;
 use crate::cli::{ImpactArgs, ImpactFormat};
-use strata_core::impact::{impact, render::render_markdown, test_file_matcher};
+use strata_core::graph_view::TestModules;
+use strata_core::impact::{impact, render::render_markdown};
 
 pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
     let head = super::head_against_base(&args.path, &args.rev, Some(&args.previous), &args.selection)?;
@@ -20,8 +21,8 @@ pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
         }
     }
     let patterns = if args.test_files.is_empty() { &head.settings.test_files } else { &args.test_files };
-    let matcher = test_file_matcher(patterns)?;
-    let result = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &matcher, args.runtime);
+    let tests = TestModules::new(patterns)?;
+    let result = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &tests, args.runtime);
     let mut stdout = std::io::stdout().lock();
     if args.tests {
         for test in &result.tests {

@@ -22,7 +22,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let repository_url = args.repository_url.clone().or_else(actions_repository_url);
     let runtime = super::runtime()?;
     let report = runtime.block_on(async {
-        let embedder = embedder_for_choice(args.embedder, server.as_ref(), &args.llm.embedding_model).await?;
+        let embedder = embedder_for_choice(args.embedder.into(), server.as_ref(), &args.llm.embedding_model).await?;
         let request = IndexRequest {
             path: &args.path,
             rev: &args.rev,

@@ -30,8 +30,24 @@ git_in commit -qam head
 "$strata" index "$work/shop" --out "$work/shop-index" --previous "$work/shop-base" >/dev/null
 "$strata" impact "$work/shop" --previous "$work/shop-base" >"$work/impact.md"
 
+# A package of 70 modules and a subfolder (it opens in the first view), and modules that share a name
+# in several folders (their labels get their folder), for the first view and the Mermaid.
+mkdir -p "$work/flat/big/sub" "$work/names/app/jobs" "$work/names/lib/jobs"
+printf 'import big.m2\n' >"$work/flat/big/sub/helper.py"
+: >"$work/flat/big/__init__.py"
+for i in $(seq 1 70); do printf 'from big import m%d\n' $(( i % 70 + 1 )) >"$work/flat/big/m$i.py"; done
+printf 'import big.m1\n' >"$work/flat/setup.py"
+printf 'from lib import signals\n' >"$work/names/app/signals.py"
+: >"$work/names/lib/signals.py"
+printf 'from app import signals\n' >"$work/names/app/jobs/tasks.py"
+printf 'from lib import signals\n' >"$work/names/lib/jobs/tasks.py"
+"$strata" index "$work/flat" --out "$work/flat-index" >/dev/null
+"$strata" index "$work/names" --out "$work/names-index" >/dev/null
+
 cd "$here"
 node graph.test.mjs "$work/shop-index" "$work/shop.png"
+node graph.test.mjs --first-view "$work/flat-index" "$work/flat.png"
+node graph.test.mjs --first-view "$work/names-index" "$work/names.png"
 mermaid=("$work/impact.md" "$work/shop-index/summary.md")
 for level in package module; do
     "$strata" graph --index "$work/shop-index" --level "$level" >"$work/shop-$level.mmd"
@@ -39,6 +55,9 @@ for level in package module; do
 done
 "$strata" graph --index "$work/shop-index" --level module --cycles >"$work/shop-cycles.mmd"
 mermaid+=("$work/shop-cycles.mmd")
+"$strata" graph --index "$work/flat-index" >"$work/flat-package.mmd"
+"$strata" graph --index "$work/flat-index" --level module --focus big/m1.py --cycles >"$work/flat-focus.mmd"
+mermaid+=("$work/flat-package.mmd" "$work/flat-focus.mmd")
 if [ -n "$django" ]; then
     "$strata" index "$django" --out "$work/django-index" >/dev/null
     node graph.test.mjs "$work/django-index" "$work/django.png"

@@ -43,7 +43,7 @@ fn imports_of_a_module() {
     let answer = ask("What does shop/cart.py import?");
     assert_eq!(answer["mode"], "structural");
     assert!(text(&answer).contains("`shop/pricing.py`"), "{}", text(&answer));
-    assert!(text(&answer).contains("`shop/models.py` (TYPE_CHECKING only)"), "{}", text(&answer));
+    assert!(text(&answer).contains("`shop/models.py` (`if TYPE_CHECKING:` only)"), "{}", text(&answer));
     assert_eq!(cited(&answer), ["shop/cart.py", "shop/models.py", "shop/pricing.py"]);
 }
 
@@ -100,7 +100,7 @@ fn central_and_leaf_modules() {
     let runtime = ask("At runtime, which modules are imported by the most other modules?");
     assert!(
         text(&runtime).starts_with(
-            "Most imported modules (at runtime (leaving out `if TYPE_CHECKING:` imports)): `shop/cart.py`"
+            "Most imported modules (at runtime (leaving out `if TYPE_CHECKING:` imports and imports in `__main__` blocks)): `shop/cart.py`"
         ),
         "{}",
         text(&runtime)
@@ -550,4 +550,113 @@ async fn a_turn_with_too_many_tool_calls_is_not_run() {
     let requests = server.received_requests().await.unwrap();
     let with_tools = requests.iter().filter(|r| String::from_utf8_lossy(&r.body).contains("\"tools\"")).count();
     assert_eq!(with_tools, 1, "no second turn: none of the nine calls ran");
+}
+
+/// Indexes a repository written from `files` and asks it `question` (JSON).
+fn ask_repo(files: &[(&str, &str)], question: &str) -> Value {
+    let repo = Repo::empty_git();
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit_all("files");
+    ask_json(&index(repo.path(), &[]), question, &[])
+}
+
+/// httpx: "Does `_api` depend on `_transports/wsgi`?" answered a plain "Yes" through `default.py:36`,
+/// an import under `if TYPE_CHECKING:`.
+#[test]
+fn a_yes_that_holds_only_through_type_checking_imports_says_so() {
+    let files = [
+        ("httpx/__init__.py", ""),
+        ("httpx/_api.py", "from ._client import Client\n"),
+        ("httpx/_client.py", "from ._transports.default import HTTPTransport\n"),
+        ("httpx/_transports/__init__.py", ""),
+        (
+            "httpx/_transports/default.py",
+            "import typing\nif typing.TYPE_CHECKING:\n    from .wsgi import WSGITransport\n",
+        ),
+        ("httpx/_transports/wsgi.py", ""),
+    ];
+    let answer = ask_repo(&files, "Does httpx/_api.py depend on httpx/_transports/wsgi.py?");
+    let said = text(&answer);
+    assert!(said.starts_with("Yes, but only through `if TYPE_CHECKING:` imports, which never run: "), "{said}");
+    assert!(said.contains("`httpx/_transports/wsgi.py` (`if TYPE_CHECKING:` only, line 3)"), "{said}");
+    let runtime = ask_repo(&files, "Does httpx/_api.py depend on httpx/_transports/wsgi.py at runtime?");
+    assert!(text(&runtime).starts_with("No: "), "{}", text(&runtime));
+    assert!(text(&runtime).contains("only through `if TYPE_CHECKING:` imports"), "{}", text(&runtime));
+}
+
+/// rich: 50 of 399 edges come from `if __name__ == "__main__":` blocks, and "Does rich.style depend on
+/// rich.console?" answered yes through `color.py`'s block, as if it ran on import.
+#[test]
+fn main_block_imports_are_not_runtime_dependencies_and_every_answer_says_so() {
+    let files = [
+        ("rich/__init__.py", ""),
+        ("rich/style.py", "from .color import Color\n"),
+        ("rich/color.py", "class Color: ...\nif __name__ == \"__main__\":\n    from .console import Console\n"),
+        ("rich/console.py", "from .style import Style\n"),
+    ];
+    let all = ask_repo(&files, "Does rich.style depend on rich.console?");
+    let said = text(&all);
+    assert!(said.starts_with("Yes, but only through imports in `if __name__ == \"__main__\":` blocks"), "{said}");
+    assert!(said.contains("`rich/console.py` (in a `__main__` block only, line 3)"), "{said}");
+    let runtime = ask_repo(&files, "Does rich.style depend on rich.console at runtime?");
+    assert!(text(&runtime).starts_with("No: "), "{}", text(&runtime));
+    let dependents = ask_repo(&files, "What depends on rich/console.py?");
+    assert!(text(&dependents).contains("2 hold only through imports in `if __name__"), "{}", text(&dependents));
+    let cycles = ask_repo(&files, "Are there any import cycles?");
+    assert!(text(&cycles).contains("(0 at runtime)"), "{}", text(&cycles));
+    assert!(
+        text(&cycles).contains("no cycle at runtime: it exists only through imports in `if __name__"),
+        "{}",
+        text(&cycles)
+    );
+    let imports = ask_repo(&files, "What does rich/color.py import?");
+    assert!(
+        text(&imports).contains("`rich/console.py` (in a `__main__` block only, conditional)"),
+        "{}",
+        text(&imports)
+    );
+}
+
+/// `impact` counted the enclosing `__init__.py` files as dependents and `ask` did not: `ask` now says
+/// which modules run a package's `__init__.py` by importing one of its submodules.
+#[test]
+fn dependents_of_a_package_init_name_the_modules_that_run_it_as_impact_does() {
+    let files = [
+        ("httpx/__init__.py", "from .__version__ import __version__\n"),
+        ("httpx/__version__.py", "__version__ = '1'\n"),
+        ("httpx/_models.py", ""),
+        ("httpx/_auth.py", "from ._models import Request\n"),
+    ];
+    let answer = ask_repo(&files, "What depends on httpx/__init__.py?");
+    let said = text(&answer);
+    assert!(said.contains("importing a submodule runs its package's `__init__.py` first"), "{said}");
+    assert!(said.contains("`httpx/_auth.py`"), "{said}");
+}
+
+/// "Most depended-on" meant direct importers in `ask` (rich: `console`, 50) and every dependent in
+/// `summary.md` (`_cell_widths`, 62): both now rank by every dependent, as docs/graph.md defines it.
+#[test]
+fn most_depended_on_ranks_as_summary_md_does() {
+    let index = shop_index();
+    let answer = ask("Which modules are the most depended on?");
+    let summary = String::from_utf8(index.read("summary.md")).unwrap();
+    let table: Vec<&str> = summary
+        .split("## Most depended on")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `").and_then(|rest| rest.split('`').next()))
+        .collect();
+    let ranked: Vec<String> = answer["understood"]["parts"][0]["result"]["modules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(text(&answer).starts_with("Most depended-on modules: "), "{}", text(&answer));
+    assert_eq!(ranked[..3], table[..3], "{}\n{summary}", text(&answer));
+    let direct = ask("Which modules are imported by the most modules?");
+    assert!(text(&direct).starts_with("Most imported modules: "), "{}", text(&direct));
 }

@@ -99,3 +99,58 @@ fn the_html_page_opens_on_the_view_asked_for() {
     let output = strata(&["graph", "--index", index.dir.to_str().unwrap(), "--format", "html", "--focus", "nowhere"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--focus nowhere names no module or package"));
 }
+
+/// A repository of one flat package `big` of `n` modules importing each other in a ring, plus `setup.py`.
+fn ring(n: usize) -> Repo {
+    let repo = Repo::empty_git();
+    repo.write("big/__init__.py", "");
+    for i in 0..n {
+        repo.write(&format!("big/m{i}.py"), &format!("from big import m{}\n", (i + 1) % n));
+    }
+    repo.write("setup.py", "import big.m0\n");
+    repo.commit_all("a ring");
+    repo
+}
+
+/// A focused Mermaid cycle group was labelled "cycle 1 (8 modules)": it counted the members shown, and
+/// the cycle had 11.
+#[test]
+fn a_focused_cycle_group_counts_the_whole_cycle() {
+    let index = index(ring(11).path(), &[]);
+    let focused = graph(&index, &["--level", "module", "--focus", "big/m0.py", "--depth", "2"]);
+    check_mermaid(&focused);
+    assert!(focused.contains("subgraph c0 [\"cycle 1 (11 modules, 5 shown)\"]"), "{focused}");
+    let json = graph(&index, &["--level", "module", "--focus", "big/m0.py", "--depth", "2", "--format", "json"]);
+    let view: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(view["groups"][0]["size"], 11, "{view:#}");
+    assert_eq!(view["groups"][0]["members"].as_array().unwrap().len(), 5, "{view:#}");
+    let whole = graph(&index, &["--level", "module", "--cycles"]);
+    assert!(whole.contains("subgraph c0 [\"cycle 1 (11 modules)\"]"), "{whole}");
+}
+
+/// rich's package of 78 modules was one box, `rich (78)`, in the default Mermaid: a package with more
+/// than 60 modules of its own is drawn as its modules (its subfolders stay boxes).
+#[test]
+fn a_package_of_more_than_60_modules_is_drawn_as_its_modules() {
+    let repo = ring(61);
+    repo.write("big/sub/helper.py", "import big.m2\n");
+    repo.commit_all("a subfolder");
+    let index = index(repo.path(), &[]);
+    let packages = graph(&index, &[]);
+    check_mermaid(&packages);
+    assert!(packages.contains("[\"big/m0.py\"]") && !packages.contains("[\"big (62)\"]"), "{packages}");
+    assert!(
+        packages.contains("[\". (1)\"]") && packages.contains("[\"big/sub (1)\"]"),
+        "other packages stay boxes: {packages}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&graph(&index, &["--format", "json"])).unwrap();
+    let kinds: BTreeSet<&str> = json["nodes"].as_array().unwrap().iter().map(|n| n["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["module", "package"].into());
+    // Sixty modules are one box, as before.
+    let small = index_of(&ring(59));
+    assert!(graph(&small, &[]).contains("[\"big (60)\"]"));
+}
+
+fn index_of(repo: &Repo) -> Index {
+    index(repo.path(), &[])
+}

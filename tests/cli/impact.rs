@@ -298,3 +298,150 @@ fn impact_output_cannot_start_a_workflow_command() {
     assert!(stderr.contains("cannot be used"), "{stderr}");
     assert!(!stderr.lines().any(|line| line.starts_with("::")), "a line starts a workflow command: {stderr}");
 }
+
+/// A repository written from `files`, committed.
+fn repo_of(files: &[(&str, &str)]) -> Repo {
+    let repo = Repo::empty_git();
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit_all("files");
+    repo
+}
+
+/// httpx `impact --why` showed `_auth.py → __init__.py → __version__.py` as if `_auth.py` imported the
+/// package, and chains through `TYPE_CHECKING` imports without saying so.
+#[test]
+fn impact_why_words_the_package_init_rule_and_type_checking_chains() {
+    let repo = repo_of(&[
+        ("httpx/__init__.py", "from .__version__ import __version__\n"),
+        ("httpx/__version__.py", "__version__ = '1'\n"),
+        ("httpx/_models.py", ""),
+        ("httpx/_auth.py", "from ._models import Request\n"),
+        ("typed.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import httpx\n"),
+    ]);
+    let base = index(repo.path(), &[]);
+    repo.write("httpx/__version__.py", "__version__ = '2'\n");
+    repo.commit_all("head");
+    let impact = impact_json(&repo, &base, &[]);
+    let auth = impact["affected"].as_array().unwrap().iter().find(|a| a["id"] == "httpx/_auth.py").unwrap();
+    assert_eq!(strings(&auth["via"]), ["httpx/_auth.py", "httpx/__init__.py", "httpx/__version__.py"]);
+    assert_eq!(auth["steps"][0]["submodule"], "httpx/_models.py", "{auth:#}");
+    assert_eq!(auth["steps"][1]["kind"], "runtime", "{auth:#}");
+    let typed = impact["affected"].as_array().unwrap().iter().find(|a| a["id"] == "typed.py").unwrap();
+    assert_eq!((typed["runtime"].as_bool(), typed["steps"][0]["kind"].as_str()), (Some(false), Some("type_checking")));
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap(), "--why"]);
+    let markdown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        markdown.contains(
+            "- `httpx/_auth.py` → `httpx/__init__.py` (`httpx/_auth.py` imports `httpx/_models.py`, and importing a submodule runs its package's `__init__.py` first) → `httpx/__version__.py`\n"
+        ),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("- `typed.py` → `httpx/__init__.py` (`if TYPE_CHECKING:` only, line 3) → `httpx/__version__.py` (only through `if TYPE_CHECKING:` imports, which never run)"),
+        "{markdown}"
+    );
+}
+
+/// httpx 0.27.2 → 0.28.0: `diff` and `impact` reported a new six-module cycle with no note that it
+/// exists only under `TYPE_CHECKING`.
+#[test]
+fn a_new_cycle_that_exists_only_under_type_checking_says_so_in_diff_and_impact() {
+    let repo =
+        repo_of(&[("pkg/__init__.py", ""), ("pkg/a.py", "X = 1\n"), ("pkg/b.py", "Y = 1\n"), ("pkg/c.py", "Z = 1\n")]);
+    let base = index(repo.path(), &[]);
+    repo.write("pkg/a.py", "from pkg import b\n");
+    repo.write("pkg/b.py", "from pkg import c\n");
+    repo.write("pkg/c.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\n");
+    repo.commit_all("head");
+    let impact = impact_json(&repo, &base, &[]);
+    let cycle = &impact["cycles_new"][0];
+    assert_eq!((cycle["new_size"].as_u64(), cycle["runtime_size"].as_u64()), (Some(3), Some(0)), "{impact:#}");
+    assert_eq!(cycle["only_through"], serde_json::json!(["type_checking"]));
+    let note = "no cycle at runtime: it exists only through `if TYPE_CHECKING:` imports, which never run";
+    let output = strata(&["impact", repo.path().to_str().unwrap(), "--previous", base.dir.to_str().unwrap()]);
+    let markdown = String::from_utf8_lossy(&output.stdout);
+    assert!(markdown.contains(&format!("- 0 → 3 modules ({note}): ")), "{markdown}");
+    let head = index(repo.path(), &[]);
+    let output = strata(&["diff", base.dir.to_str().unwrap(), head.dir.to_str().unwrap()]);
+    let diff = String::from_utf8_lossy(&output.stdout);
+    assert!(diff.contains(&format!("- 0 → 3 modules ({note}): ")), "{diff}");
+    // And `check`'s no-new-cycles says it too.
+    repo.write("strata.toml", "[[contracts]]\nname = \"cycles\"\nkind = \"no-new-cycles\"\n");
+    repo.commit_all("contract");
+    let (passed, text) = check(&repo, Some(&base));
+    assert!(!passed && text.contains(note), "{text}");
+}
+
+/// httpx layers `_urls → _types → _models`: the violation held only through a `TYPE_CHECKING` import
+/// and did not say so.
+#[test]
+fn a_violation_only_through_type_checking_imports_says_so() {
+    let repo = repo_of(&[
+        ("httpx/__init__.py", ""),
+        ("httpx/_models.py", "X = 1\n"),
+        ("httpx/_types.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ._models import X\n"),
+        ("httpx/_urls.py", "from ._types import T\n"),
+        (
+            "strata.toml",
+            "[[contracts]]\nname = \"layers\"\nkind = \"layers\"\nlayers = [\"httpx._models\", \"httpx._urls\"]\n",
+        ),
+    ]);
+    let (passed, text) = check(&repo, None);
+    assert!(!passed, "{text}");
+    assert!(
+        text.contains("httpx/_urls.py:1: [layers] `httpx/_urls.py` imports `httpx/_models.py` (through httpx/_types.py): layer `httpx._urls` is below `httpx._models` and must not import it; only through `if TYPE_CHECKING:` imports, which never run"),
+        "{text}"
+    );
+    let output = strata(&["check", repo.path().to_str().unwrap(), "--format", "json"]);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["new"][0]["only_through"], serde_json::json!(["type_checking"]), "{report:#}");
+}
+
+/// A contract naming `httpx.clientt` passed silently with exit 0: it checked nothing.
+#[test]
+fn a_contract_naming_a_module_that_does_not_exist_is_an_error_naming_it() {
+    let repo = repo_of(&[
+        ("httpx/__init__.py", ""),
+        ("httpx/_client.py", ""),
+        ("httpx/_api.py", "from . import _client\n"),
+        (
+            "strata.toml",
+            "[[contracts]]\nname = \"api above client\"\nkind = \"layers\"\nlayers = [\"httpx._api\", \"httpx._clientt\"]\n",
+        ),
+    ]);
+    let (passed, text) = check(&repo, None);
+    assert!(!passed, "{text}");
+    assert!(
+        text.contains(
+            "contract `api above client` names `httpx._clientt`, which is no module of the index (did you mean `httpx._client`?)"
+        ),
+        "{text}"
+    );
+}
+
+/// What a test module is was defined twice (a fixed rule in retrieval, the configured patterns in
+/// `impact`): `ask` and `impact` now follow the configured patterns alike.
+#[test]
+fn ask_and_impact_share_the_configured_test_modules() {
+    let repo = repo_of(&[
+        ("strata.toml", "[impact]\ntest-files = [\"check_*.py\"]\n"),
+        ("pkg/__init__.py", ""),
+        ("pkg/a.py", "X = 1\n"),
+        ("pkg/check_a.py", "from pkg import a\n"),
+        ("pkg/test_old.py", "from pkg import a\n"),
+    ]);
+    let base = index(repo.path(), &[]);
+    let output =
+        strata(&["ask", "--index", base.dir.to_str().unwrap(), "--format", "json", "Which tests import pkg/a.py?"]);
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        answer["understood"]["parts"][0]["result"]["modules"],
+        serde_json::json!(["pkg/check_a.py"]),
+        "{answer:#}"
+    );
+    repo.write("pkg/a.py", "X = 2\n");
+    repo.commit_all("head");
+    assert_eq!(strings(&impact_json(&repo, &base, &[])["tests"]), ["pkg/check_a.py"]);
+}

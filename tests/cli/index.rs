@@ -267,15 +267,38 @@ fn symlink_loops_are_not_followed() {
     assert_eq!(committed.bundle["counts"]["modules"], 4);
 }
 
+/// A 5 MB generated module skipped for its size turned `from gen import huge` into an edge to
+/// `gen/__init__.py`: the skipped file is still the module imported, never an ancestor of it.
 #[test]
-fn oversized_files_are_skipped_with_a_warning() {
-    let repo = Repo::git("cycle");
-    repo.write("generated.py", &"X = 1\n".repeat(100));
+fn a_file_skipped_for_its_size_is_still_the_module_its_importers_import() {
+    let repo = Repo::empty_git();
+    repo.write("gen/__init__.py", "");
+    repo.write("gen/huge.py", &"import gen.other\nX = 1\n".repeat(50));
+    repo.write("gen/other.py", "");
+    repo.write("user.py", "from gen import huge\n");
     repo.commit_all("add generated code");
     let index = index(repo.path(), &["--max-file-bytes", "100"]);
     assert_eq!(index.bundle["counts"]["modules"], 4);
-    assert_eq!(index.bundle["meta"]["skipped_files"][0]["path"], "generated.py");
-    assert!(index.stderr.contains("generated.py: skipped: 600 bytes"), "{}", index.stderr);
+    assert_eq!(index.bundle["counts"]["skipped_files"], 1);
+    assert_eq!(index.bundle["counts"]["partial_files"], 0);
+    assert_eq!(index.bundle["meta"]["skipped_files"][0]["path"], "gen/huge.py");
+    assert!(index.stderr.contains("gen/huge.py: skipped: 1150 bytes"), "{}", index.stderr);
+    assert_eq!(index.edges(), ["user.py -> gen/huge.py"].map(String::from).into());
+    let huge = index.node("gen/huge.py");
+    assert_eq!(huge["parse_status"], "skipped");
+    assert!(huge["warnings"][0].as_str().unwrap().contains("over the 100-byte limit"), "{huge:#}");
+    assert_eq!(index.node("user.py")["unresolved_imports"], serde_json::json!([]));
+    // Its own imports are unknown, and every answer about it says so.
+    let dir = index.dir.to_str().unwrap();
+    let output = strata(&["ask", "--index", dir, "What does gen/huge.py import?"]);
+    let answer = String::from_utf8_lossy(&output.stdout);
+    assert!(answer.contains("`gen/huge.py` was not read"), "{answer}");
+    let output = strata(&["ask", "--index", dir, "What imports gen/huge.py?"]);
+    let answer = String::from_utf8_lossy(&output.stdout);
+    assert!(answer.contains("`user.py`"), "{answer}");
+    let output = strata(&["ask", "--index", dir, "What does user.py import?"]);
+    let answer = String::from_utf8_lossy(&output.stdout);
+    assert!(answer.contains("`gen/huge.py` (not read: skipped for its size)"), "{answer}");
 }
 
 #[test]

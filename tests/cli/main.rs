@@ -8,6 +8,7 @@ mod bot;
 mod bot_gfm;
 mod bot_limits;
 mod bot_pull;
+mod consistency;
 mod embedder;
 mod eval;
 mod facts;

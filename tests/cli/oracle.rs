@@ -1,8 +1,8 @@
 //! strata's graph against the independent stdlib-`ast` oracle (`eval/ast_oracle.py`, no shared code):
 //! generated package trees (random modules, relative and absolute imports, missing targets, namespace
-//! folders, `if TYPE_CHECKING:` blocks) and two real packages indexed from the repository root and
-//! from the package folder. Edges with their TYPE_CHECKING flag, unresolved imports and cycles (all
-//! and runtime) must be equal.
+//! folders, `if TYPE_CHECKING:` and `if __name__ == "__main__":` blocks) and two real packages indexed
+//! from the repository root and from the package folder. Edges with their TYPE_CHECKING and
+//! `__main__`-block flags, unresolved imports and cycles (all and runtime) must be equal.
 //!
 //! The oracle needs `python3`; without it these tests say so and pass, except under CI (`CI=true`),
 //! where a missing interpreter or corpus is a failure.
@@ -19,11 +19,11 @@ use crate::support::{Index, index};
 
 const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/ast_oracle.py");
 
-fn required() -> bool {
+pub fn required() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
-fn python_available() -> bool {
+pub fn python_available() -> bool {
     let found = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
     assert!(found || !required(), "python3 is needed for the oracle tests under CI");
     if !found {
@@ -32,7 +32,7 @@ fn python_available() -> bool {
     found
 }
 
-fn oracle(root: &Path, op: &[&str]) -> Value {
+pub fn oracle(root: &Path, op: &[&str]) -> Value {
     let output = Command::new("python3").arg(ORACLE).arg("--root").arg(root).args(op).output().expect("python3 runs");
     assert!(output.status.success(), "oracle {op:?} failed: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("the oracle prints JSON")
@@ -50,9 +50,15 @@ struct Facts {
     runtime_cycles: BTreeSet<Vec<String>>,
 }
 
-/// `src -> dst`, marked ` [tc]` when the edge exists only under `if TYPE_CHECKING:`.
-fn edge_text(src: &str, dst: &str, type_checking: &Value) -> String {
-    format!("{src} -> {dst}{}", if type_checking == true { " [tc]" } else { "" })
+/// `src -> dst`, marked ` [tc]` when the edge exists only under `if TYPE_CHECKING:` and ` [main]` when
+/// it runs only in `__main__` blocks.
+fn edge_text(src: &str, dst: &str, type_checking: &Value, main_block: &Value) -> String {
+    let flag = match (type_checking == true, main_block == true) {
+        (true, _) => " [tc]",
+        (false, true) => " [main]",
+        (false, false) => "",
+    };
+    format!("{src} -> {dst}{flag}")
 }
 
 fn strata_facts(index: &Index) -> Facts {
@@ -61,7 +67,7 @@ fn strata_facts(index: &Index) -> Facts {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| edge_text(&name(&e["src"]), &name(&e["dst"]), &e["type_checking"]))
+        .map(|e| edge_text(&name(&e["src"]), &name(&e["dst"]), &e["type_checking"], &e["main_block"]))
         .collect();
     let mut unresolved = BTreeSet::new();
     for (id, node) in index.bundle["nodes"].as_object().unwrap() {
@@ -93,7 +99,9 @@ fn oracle_facts(root: &Path) -> Facts {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| edge_text(e["src"].as_str().unwrap(), e["dst"].as_str().unwrap(), &e["type_checking"]))
+        .map(|e| {
+            edge_text(e["src"].as_str().unwrap(), e["dst"].as_str().unwrap(), &e["type_checking"], &e["main_block"])
+        })
         .collect();
     let unresolved = oracle(root, &["unresolved"])
         .as_array()
@@ -131,8 +139,9 @@ fn modules_by_path(root: &Path) -> impl Fn(&str) -> String {
 }
 
 /// A random package tree: a few folders (regular packages or namespace folders), modules in them, and
-/// imports of every form pointing at modules, packages, namespace folders, attributes or nothing.
-fn generate_tree(seed: u64, dir: &Path) {
+/// imports of every form pointing at modules, packages, namespace folders, attributes or nothing, at
+/// module level, under `TYPE_CHECKING`, in functions, in `try` and in `__main__` blocks.
+pub fn generate_tree(seed: u64, dir: &Path) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut folders: Vec<(String, bool)> = vec![("app".into(), true)];
     if rng.random_bool(0.5) {
@@ -185,10 +194,11 @@ fn generate_tree(seed: u64, dir: &Path) {
                 }
                 _ => "import os".to_string(),
             };
-            match rng.random_range(0..5) {
+            match rng.random_range(0..6) {
                 0 => lines.push(format!("if TYPE_CHECKING:\n    {statement}")),
                 1 => lines.push(format!("def f():\n    {statement}")),
                 2 => lines.push(format!("try:\n    {statement}\nexcept ImportError:\n    pass")),
+                3 => lines.push(format!("if __name__ == \"__main__\":\n    {statement}")),
                 _ => lines.push(statement),
             }
         }

@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use super::entities::{EntityLinker, Linked};
 use strata_core::bundle::Bundle;
-use strata_core::impact::Impact;
+use strata_core::graph_view::{Chain, chain_text, cycle_at_runtime, only_through};
+use strata_core::impact::{Affected, Impact};
 
 /// Which part of the impact a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -158,7 +159,16 @@ fn cycles(out: &mut String, impact: &Impact, yes_no: bool) {
                 listed = true;
             }
             let members: Vec<String> = cycle.members.iter().map(|m| format!("`{m}`")).collect();
-            let _ = writeln!(out, "- {what} ({} → {} modules): {}", cycle.old_size, cycle.new_size, members.join(", "));
+            let note = cycle_at_runtime(cycle.runtime_size, &cycle.only_through)
+                .map(|note| format!("; {note}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "- {what} ({} → {} modules{note}): {}",
+                cycle.old_size,
+                cycle.new_size,
+                members.join(", ")
+            );
         }
     }
 }
@@ -219,9 +229,12 @@ fn affected(out: &mut String, impact: &Impact, mentioned: &[String], yes_no: boo
         for module in asked {
             match impact.affected.iter().find(|a| &a.id == module) {
                 Some(found) => {
-                    let chain: Vec<String> = found.via.iter().map(|m| format!("`{m}`")).collect();
-                    let when = if found.runtime { "" } else { " (only through type-checking imports)" };
-                    let _ = writeln!(out, "Yes: {}{when}.", chain.join(" → "));
+                    let chain = chain_of(found);
+                    let when = match only_through(&chain.kinds()) {
+                        Some(words) if !found.runtime => format!(", but {words}"),
+                        _ => String::new(),
+                    };
+                    let _ = writeln!(out, "Yes{when}: {}.", chain_text(&chain, &|m| format!("`{m}`")));
                 }
                 None => {
                     let _ = writeln!(out, "No: `{module}` does not import any changed module, directly or indirectly.");
@@ -240,7 +253,11 @@ fn affected(out: &mut String, impact: &Impact, mentioned: &[String], yes_no: boo
         "{} module(s) depend on this change through imports ({runtime} at runtime); each with the chain that reaches a changed module:\n",
         impact.affected.len()
     );
-    list(out, impact.affected.iter().map(|a| a.via.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ")));
+    list(out, impact.affected.iter().map(|a| chain_text(&chain_of(a), &|m| format!("`{m}`"))));
+}
+
+fn chain_of(affected: &Affected) -> Chain {
+    Chain { modules: affected.via.clone(), steps: affected.steps.clone() }
 }
 
 /// One line that says everything, so every answer states the whole change.

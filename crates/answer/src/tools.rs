@@ -138,12 +138,10 @@ pub fn run_graph_tool(
         "dependencies" => Relation::Dependencies,
         "cycle_of" => Relation::CycleOf,
         "largest_cycles" => Relation::Cycles,
+        // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md).
         "most_depended_on" => {
-            if arguments["transitive"].as_bool().unwrap_or(false) {
-                Relation::MostDependedOn
-            } else {
-                Relation::MostImported
-            }
+            let direct = arguments["direct"].as_bool().unwrap_or(false) || arguments["transitive"] == false;
+            if direct { Relation::MostImported } else { Relation::MostDependedOn }
         }
         "path_between" => Relation::Reach,
         "where_defined" => Relation::DefinedIn,
@@ -189,7 +187,7 @@ fn link(linker: &EntityLinker<'_>, mention: &str) -> Option<Entity> {
 /// The tools offered to the model, each with a JSON Schema for its arguments.
 fn definitions() -> Vec<ChatCompletionTools> {
     let module = json!({"type": "string", "description": "a module: path, dotted name or short name"});
-    let runtime = json!({"type": "boolean", "description": "leave out imports under `if TYPE_CHECKING:`"});
+    let runtime = json!({"type": "boolean", "description": "only imports that run on import: leave out those under `if TYPE_CHECKING:` and in `if __name__ == \"__main__\":` blocks"});
     let object = |properties: Value, required: &[&str]| json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false});
     let one_module = object(json!({"module": module, "runtime": runtime}), &["module"]);
     let tools = [
@@ -209,9 +207,9 @@ fn definitions() -> Vec<ChatCompletionTools> {
         ),
         (
             "most_depended_on",
-            "Modules ranked by direct importers (or by transitive dependents when transitive is true).",
+            "Modules ranked by how many modules depend on them, directly or transitively (\"most depended on\"); with direct true, by direct importers (\"most imported\").",
             object(
-                json!({"top": {"type": "integer"}, "transitive": {"type": "boolean"}, "without_tests": {"type": "boolean"}, "runtime": runtime}),
+                json!({"top": {"type": "integer"}, "direct": {"type": "boolean"}, "without_tests": {"type": "boolean"}, "runtime": runtime}),
                 &[],
             ),
         ),

@@ -79,10 +79,9 @@ impl IndexSettings {
             options.source_roots.clone()
         };
         let max_file_bytes = options.max_file_bytes.or(file.index.max_file_bytes).unwrap_or(DEFAULT_MAX_FILE_BYTES);
-        let test_files =
-            file.impact.test_files.clone().unwrap_or_else(|| {
-                crate::impact::DEFAULT_TEST_FILES.iter().map(|pattern| pattern.to_string()).collect()
-            });
+        let test_files = file.impact.test_files.clone().unwrap_or_else(|| {
+            crate::graph_view::DEFAULT_TEST_FILES.iter().map(|pattern| pattern.to_string()).collect()
+        });
         IndexSettings { exclude, source_roots, max_file_bytes, test_files, contracts: file.contracts.clone() }
     }
 }
@@ -165,8 +164,8 @@ mod tests {
     }
 }
 
-/// Which embedder fills the vector column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Which embedder fills the vector column (`--embedder`, parsed in the binary's `cli.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbedderChoice {
     /// Deterministic code-aware hashing, no model and no network (the default).
     Builtin,

@@ -6,14 +6,14 @@
 //! SWE-QA "find the code" sets) is scored by `locate` instead: file-level hit, recall, all-gold and
 //! reciprocal rank, and the false-decline rate, per category, beside a reference row.
 
-pub mod aggregate;
+pub(crate) mod aggregate;
 pub mod fit;
-pub mod judge;
+pub(crate) mod judge;
 pub mod locate;
-pub mod metrics;
-pub mod questions;
+pub(crate) mod metrics;
+pub(crate) mod questions;
 pub mod report;
-pub mod score;
+pub(crate) mod score;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! checked against the graph too. That graph is the independent oracle's (`--oracle-edges`) when given,
 //! so strata is not graded against itself; the index's own graph otherwise, and the report says which.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -16,6 +16,7 @@ use super::metrics;
 use super::questions::{OracleQuery, Question};
 use strata_answer::{Answer, Mode};
 use strata_core::bundle::Bundle;
+use strata_core::graph_view::{Direction, EdgeKind, Filter, GraphView, TestModules};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct QuestionScore {
@@ -191,6 +192,9 @@ pub struct OracleEdge {
     pub src: String,
     pub dst: String,
     pub type_checking: bool,
+    /// Every import of the pair is in an `if __name__ == "__main__":` block (or under TYPE_CHECKING).
+    #[serde(default)]
+    pub main_block: bool,
 }
 
 pub fn read_oracle_edges(path: &std::path::Path) -> anyhow::Result<Vec<OracleEdge>> {
@@ -201,31 +205,29 @@ pub fn read_oracle_edges(path: &std::path::Path) -> anyhow::Result<Vec<OracleEdg
 }
 
 /// The graph claims are checked against: the oracle's edges when given, else the index's; the
-/// index's modules and symbols either way (the questions name modules by the same paths).
+/// index's modules and symbols either way (the questions name modules by the same paths). Reachability
+/// and cycles are `graph_view::GraphView` queries over those edges, as `ask` answers them.
 pub struct Graph<'a> {
     bundle: &'a Bundle,
-    /// (src, dst) → type_checking-only.
-    edges: BTreeMap<(String, String), bool>,
-    /// dst → its importers, with type_checking-only.
-    importers: BTreeMap<String, Vec<(String, bool)>>,
+    view: GraphView<'a>,
     /// `oracle` or `index`.
     pub source: &'static str,
 }
 
 impl<'a> Graph<'a> {
-    pub fn of(bundle: &'a Bundle, oracle: Option<&[OracleEdge]>) -> Graph<'a> {
-        let (edges, source) = match oracle {
+    pub fn of(bundle: &'a Bundle, oracle: Option<&'a [OracleEdge]>) -> Graph<'a> {
+        let tests = TestModules::of(bundle);
+        let nodes = bundle.nodes.keys().map(String::as_str);
+        let (view, source) = match oracle {
             Some(edges) => {
-                (edges.iter().map(|e| ((e.src.clone(), e.dst.clone()), e.type_checking)).collect(), "oracle")
+                let edges = edges
+                    .iter()
+                    .map(|e| (e.src.as_str(), e.dst.as_str(), EdgeKind::from_flags(e.type_checking, e.main_block), 0));
+                (GraphView::from_edges(nodes, edges, &tests), "oracle")
             }
-            None => (bundle.edges.iter().map(|e| ((e.src.clone(), e.dst.clone()), e.type_checking)).collect(), "index"),
+            None => (GraphView::of(bundle), "index"),
         };
-        let edges: BTreeMap<(String, String), bool> = edges;
-        let mut importers: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
-        for ((src, dst), tc) in &edges {
-            importers.entry(dst.clone()).or_default().push((src.clone(), *tc));
-        }
-        Graph { bundle, edges, importers, source }
+        Graph { bundle, view, source }
     }
 
     fn has_edge(&self, src: &str, dst: &str) -> bool {
@@ -233,42 +235,29 @@ impl<'a> Graph<'a> {
     }
 
     fn edge(&self, src: &str, dst: &str, runtime: bool) -> bool {
-        self.edges.get(&(src.to_string(), dst.to_string())).is_some_and(|tc| !(runtime && *tc))
+        self.view.edge(src, dst).is_some_and(|(kind, _)| Filter::imports(runtime).keeps(kind))
     }
 
     /// The node id a question's module mention names: a path (of the index, or of the oracle's graph)
     /// or a dotted module name.
-    fn resolve(&self, mention: &str) -> Option<&str> {
+    fn resolve(&self, mention: &str) -> Option<&'a str> {
         if let Some((id, _)) = self.bundle.nodes.get_key_value(mention) {
             return Some(id.as_str());
         }
-        let importer = self.edges.range((mention.to_string(), String::new())..).next();
-        if let Some(((src, _), _)) = importer.filter(|((src, _), _)| src == mention) {
-            return Some(src.as_str());
-        }
-        if let Some((dst, _)) = self.importers.get_key_value(mention) {
-            return Some(dst.as_str());
+        if let Some(id) = self.view.ids().iter().find(|id| **id == mention) {
+            return Some(id);
         }
         self.bundle.nodes.values().find(|node| node.module == mention).map(|node| node.id.as_str())
     }
 
     /// Modules that reach `target` along edges, `target` excluded.
-    fn dependents(&self, target: &str, runtime: bool) -> BTreeSet<&str> {
-        let mut found = BTreeSet::new();
-        let mut frontier = vec![target];
-        while let Some(module) = frontier.pop() {
-            for (src, tc) in self.importers.get(module).into_iter().flatten() {
-                if !(runtime && *tc) && src != target && found.insert(src.as_str()) {
-                    frontier.push(src.as_str());
-                }
-            }
-        }
-        found
+    fn dependents(&self, target: &str, runtime: bool) -> Vec<&'a str> {
+        self.view.reach(&[target], Direction::Importers, &Filter::imports(runtime)).ids()
     }
 
-    /// Whether `a` and `b` are in one cycle: each reaches the other.
+    /// Whether `a` and `b` are in one cycle.
     fn same_cycle(&self, a: &str, b: &str, runtime: bool) -> bool {
-        a != b && self.dependents(a, runtime).contains(b) && self.dependents(b, runtime).contains(a)
+        a != b && self.view.cycle_of(a, &Filter::imports(runtime)).is_some_and(|cycle| cycle.contains(&b))
     }
 
     fn relation_holds(&self, query: &OracleQuery, cited: &str) -> bool {
@@ -277,10 +266,9 @@ impl<'a> Graph<'a> {
         match (query.op.as_str(), subject) {
             ("imports-of", Some(subject)) => self.edge(subject, cited, runtime),
             ("imported-by", Some(subject)) => self.edge(cited, subject, runtime),
-            ("impact", Some(subject)) => self.dependents(subject, runtime).contains(cited),
+            ("impact", Some(subject)) => self.dependents(subject, runtime).contains(&cited),
             ("cycle-of", Some(subject)) => subject == cited || self.same_cycle(subject, cited, runtime),
-            // In a cycle: something it imports reaches it back.
-            ("cycles", _) => self.dependents(cited, runtime).iter().any(|other| self.edge(cited, other, runtime)),
+            ("cycles", _) => self.view.cycle_of(cited, &Filter::imports(runtime)).is_some(),
             ("defined-in", _) => {
                 // `Class.method`: the module defines the method, its class, or a symbol of that name.
                 let name = query.name.as_deref().unwrap_or_default();
@@ -317,7 +305,12 @@ mod tests {
     fn oracle(edges: &[(&str, &str, bool)]) -> Vec<OracleEdge> {
         edges
             .iter()
-            .map(|(src, dst, tc)| OracleEdge { src: src.to_string(), dst: dst.to_string(), type_checking: *tc })
+            .map(|(src, dst, tc)| OracleEdge {
+                src: src.to_string(),
+                dst: dst.to_string(),
+                type_checking: *tc,
+                main_block: false,
+            })
             .collect()
     }
 

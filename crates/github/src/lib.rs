@@ -7,11 +7,11 @@
 pub mod artifact;
 pub mod bot;
 pub mod client;
-pub mod comment;
+pub(crate) mod comment;
 pub mod event;
-pub mod inert;
+pub(crate) mod inert;
 pub mod limits;
-pub mod pull;
+pub(crate) mod pull;
 pub mod unzip;
 
 /// Percent-encodes everything but RFC 3986's unreserved characters: a branch or artifact name in a query

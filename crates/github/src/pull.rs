@@ -21,7 +21,8 @@ use serde::Deserialize;
 use super::client::{GitHub, RequestError};
 use strata_core::bundle::Manifest;
 use strata_core::config::IndexOptions;
-use strata_core::impact::{Impact, impact, test_file_matcher};
+use strata_core::graph_view::TestModules;
+use strata_core::impact::{Impact, impact};
 use strata_core::source::{FileChange, OverlaySnapshot};
 use strata_index::{Head, IndexRequest, Silent, build_head};
 
@@ -210,7 +211,19 @@ pub async fn pull_request_impact(
     };
     let known_blobs: HashSet<&str> = manifest.files.values().map(String::as_str).collect();
     let planned = plan_changes(files, &selection.folder, &known_blobs);
-    let changes = read_changes(github, owner, repo, planned, selection.max_file_bytes, BlobLimits::default()).await?;
+    let read = read_changes(github, owner, repo, planned, selection.max_file_bytes, BlobLimits::default()).await?;
+    // The index's modules skipped for their size are modules of the head too (unless the change
+    // rewrites or deletes them, which comes after).
+    let mut changes: Vec<FileChange> = selection
+        .skipped
+        .iter()
+        .map(|(path, blob_id)| FileChange::Oversized {
+            path: path.clone(),
+            blob_id: blob_id.clone(),
+            more_than: selection.max_file_bytes,
+        })
+        .collect();
+    changes.extend(read);
     let overlay =
         OverlaySnapshot::new(&manifest.files, changes, selection.enclosing.clone(), Some(pull.head_sha.clone()));
     let options = IndexOptions {
@@ -235,8 +248,8 @@ pub async fn pull_request_impact(
     let Some(base) = &head.previous else {
         bail!("the index cannot be used as the base ({})", head.previous_status.trim_start_matches("rebuilt: "));
     };
-    let matcher = test_file_matcher(&selection.test_files)?;
-    let change = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &matcher, false);
+    let tests = TestModules::new(&selection.test_files)?;
+    let change = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &tests, false);
     Ok((head, change))
 }
 

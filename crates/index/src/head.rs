@@ -12,8 +12,9 @@ use rayon::prelude::*;
 
 use strata_core::bundle::{self, BuildInput, Bundle, SkippedFile};
 use strata_core::config::{CONFIG_FILE_NAME, FileConfig, IndexSettings};
-use strata_core::graph::{ImportGraph, ModuleIndex, build_import_graph, compute_metrics, source_roots};
-use strata_core::python::{FACTS_VERSION, ParsedFile, parse_python_file};
+use strata_core::graph::{ImportGraph, ModuleFile, ModuleIndex, build_import_graph, compute_metrics, source_roots};
+use strata_core::graph_view::TestModules;
+use strata_core::python::{FACTS_VERSION, FileFacts, ParsedFile, parse_python_file};
 use strata_core::source::{Exclusions, FileEntry, Skipped, Snapshot, select_python_files};
 
 use super::previous::{Previous, check_previous_table, read_previous};
@@ -45,6 +46,8 @@ pub struct Head {
     pub n_files_parsed: usize,
     /// The settings the head resolved to (with its `strata.toml`).
     pub settings: IndexSettings,
+    /// Modules over the size limit: in the graph, never read.
+    pub skipped: Vec<Skipped>,
 }
 
 /// The snapshot, the settings it resolves to (with its `strata.toml`), and the Python files selected
@@ -79,12 +82,18 @@ pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver
         line: None,
         message: format!("skipped: {}", skip.reason),
     }));
-    // Module names first (cheap): they decide which previous code chunks are still valid.
-    let paths: Vec<String> = selected.iter().map(|file| file.path.clone()).collect();
+    // Validated once, here: the patterns go into the bundle, where every reader finds them.
+    TestModules::new(&settings.test_files)?;
+    // Module names first (cheap): they decide which previous code chunks are still valid. Files skipped
+    // for their size are modules too (imports resolve to them); only the selected ones are read.
+    let mut paths: Vec<String> = selected.iter().chain(&skipped_entries(&skipped)).map(|f| f.path.clone()).collect();
+    paths.sort();
     let roots = source_roots(&paths, &settings.source_roots, snapshot.enclosing_folders())?;
     let (index, shadowed) = ModuleIndex::new(&paths, roots);
-    debug_assert!(index.modules.iter().map(|m| &m.id).eq(paths.iter()), "module order must match file order");
-    let reuse = Reuse::plan(previous.as_mut(), &selected, &index);
+    debug_assert!(index.modules.iter().map(|m| &m.id).eq(paths.iter()), "module order must match path order");
+    let module_of: HashMap<&str, &ModuleFile> = index.modules.iter().map(|m| (m.id.as_str(), m)).collect();
+    let selected_modules: Vec<&ModuleFile> = selected.iter().map(|file| module_of[file.path.as_str()]).collect();
+    let reuse = Reuse::plan(previous.as_mut(), &selected, &selected_modules);
     let to_read = files_to_read(request, &selected, &reuse);
     let contents = snapshot.read_all(&to_read)?;
     stage.finish(&mut timings_ms);
@@ -105,7 +114,8 @@ pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver
     let stage = StageClock::start(observer, Stage::Graph, 0);
     warnings.extend(shadowed.into_iter().map(|(path, message)| Warning { path: Some(path), line: None, message }));
     warnings.extend(parse_warnings(&selected, &parsed));
-    let (bundle, graph_warnings) = assemble_bundle(index, &parsed, &snapshot, &skipped);
+    let (bundle, graph_warnings) =
+        assemble_bundle(index, &selected, &parsed, &snapshot, &skipped, &settings.test_files);
     warnings.extend(graph_warnings);
     let files: BTreeMap<String, String> =
         selected.iter().map(|file| (file.path.clone(), file.blob_id.clone())).collect();
@@ -129,7 +139,13 @@ pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver
         keeps_code_chunks,
         n_files_parsed,
         settings,
+        skipped,
     })
+}
+
+/// Skipped files as file entries (their size does not matter once skipped).
+fn skipped_entries(skipped: &[Skipped]) -> Vec<FileEntry> {
+    skipped.iter().map(|s| FileEntry { path: s.path.clone(), blob_id: s.blob_id.clone(), size: 0 }).collect()
 }
 
 /// Opens the snapshot and selects its files while the previous artifact (if any) is read on another
@@ -240,15 +256,31 @@ fn parse_warnings(selected: &[FileEntry], parsed: &[ParsedFile]) -> Vec<Warning>
         .collect()
 }
 
-/// The import graph, its metrics and the bundle, with a warning per unresolved import.
+/// The import graph, its metrics and the bundle, with a warning per unresolved import. `index` has the
+/// selected files (parsed, in `selected` order) and the skipped ones (empty facts, their reason).
 fn assemble_bundle(
     index: ModuleIndex,
+    selected: &[FileEntry],
     parsed: &[ParsedFile],
     snapshot: &Snapshot,
     skipped: &[Skipped],
+    test_files: &[String],
 ) -> (Bundle, Vec<Warning>) {
-    let facts: Vec<_> = parsed.iter().map(|file| &file.facts).collect();
-    let file_warnings: Vec<Vec<String>> = parsed.iter().map(|file| file.warnings.clone()).collect();
+    let parsed_by_path: HashMap<&str, &ParsedFile> =
+        selected.iter().zip(parsed).map(|(file, parse)| (file.path.as_str(), parse)).collect();
+    let reasons: HashMap<&str, &str> = skipped.iter().map(|s| (s.path.as_str(), s.reason.as_str())).collect();
+    let unread = FileFacts::default();
+    let facts: Vec<&FileFacts> =
+        index.modules.iter().map(|m| parsed_by_path.get(m.id.as_str()).map_or(&unread, |p| &p.facts)).collect();
+    let file_warnings: Vec<Vec<String>> = index
+        .modules
+        .iter()
+        .map(|m| match (parsed_by_path.get(m.id.as_str()), reasons.get(m.id.as_str())) {
+            (Some(parse), _) => parse.warnings.clone(),
+            (None, Some(reason)) => vec![format!("skipped: {reason}")],
+            (None, None) => Vec::new(),
+        })
+        .collect();
     let graph = build_import_graph(index, &facts);
     let warnings = unresolved_import_warnings(&graph);
     let metrics = compute_metrics(&graph);
@@ -260,6 +292,7 @@ fn assemble_bundle(
         commit: snapshot.commit(),
         source: snapshot.kind().as_str(),
         skipped_files: skipped.iter().map(|s| SkippedFile { path: s.path.clone(), reason: s.reason.clone() }).collect(),
+        test_files,
     });
     (bundle, warnings)
 }

@@ -15,7 +15,7 @@
 //! LanceDB table), then [`write`] again for the manifest.
 
 mod head;
-pub mod previous;
+pub(crate) mod previous;
 mod reuse;
 mod search_step;
 mod write;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use strata_core::graph::ModuleIndex;
+use strata_core::graph::ModuleFile;
 use strata_core::python::ParsedFile;
 use strata_core::source::FileEntry;
 
@@ -20,14 +20,15 @@ pub struct Reuse {
 
 impl Reuse {
     /// Takes the previous parses out of `previous` (moved, not copied: there are thousands).
-    pub fn plan(previous: Option<&mut Previous>, selected: &[FileEntry], index: &ModuleIndex) -> Reuse {
+    /// `modules[i]` is the module of `selected[i]`.
+    pub fn plan(previous: Option<&mut Previous>, selected: &[FileEntry], modules: &[&ModuleFile]) -> Reuse {
         let Some(previous) = previous else {
             return Reuse { parses: vec![None; selected.len()], keeps_code_chunks: vec![false; selected.len()] };
         };
         let mut by_blob: HashMap<String, ParsedFile> = std::mem::take(&mut previous.facts).into_values().collect();
         let keeps_code_chunks = selected
             .iter()
-            .zip(&index.modules)
+            .zip(modules)
             .map(|(file, module)| {
                 previous.same_embedder
                     && previous.manifest.files.get(&file.path) == Some(&file.blob_id)

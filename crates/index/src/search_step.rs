@@ -80,12 +80,14 @@ fn write_lexicon(request: &IndexRequest<'_>, head: &Head, sources: &BTreeMap<Str
         .filter(|file| !sources.contains_key(&file.path) && !known.contains(file.path.as_str()))
         .cloned()
         .collect();
-    let lexicon = if unread.is_empty() {
+    let lexicon = if unread.is_empty() && head.skipped.is_empty() {
         lexicon::assemble(&ids, sources, previous.as_ref().map(|(l, ids)| (l, ids.as_slice())))?
     } else {
         let mut all = sources.clone();
         let contents = head.snapshot.read_all(&unread)?;
         all.extend(unread.iter().zip(&contents).map(|(f, bytes)| (f.path.clone(), decode_python_source(bytes))));
+        // Modules skipped for their size have no text to take terms from.
+        all.extend(head.skipped.iter().map(|skip| (skip.path.clone(), String::new())));
         lexicon::assemble(&ids, &all, previous.as_ref().map(|(l, ids)| (l, ids.as_slice())))?
     };
     lexicon::write_lexicon(request.out_dir, &lexicon, &ids)

@@ -60,6 +60,7 @@ pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTr
             source_roots: settings.source_roots.clone(),
             max_file_bytes: settings.max_file_bytes,
             test_files: settings.test_files.clone(),
+            skipped: head.skipped.iter().map(|skip| (skip.path.clone(), skip.blob_id.clone())).collect(),
         }),
     };
     bundle::write_atomically(request.out_dir, "manifest.json", &bundle::to_canonical_json(&manifest, true)?)
@@ -68,10 +69,8 @@ pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTr
 /// The Mermaid diagram of what changed since the previous index (as `strata impact` draws it), for the
 /// job summary; `None` when nothing changed or it is too large to read.
 fn merge_diagram(previous: &Previous, bundle: &Bundle, files: &BTreeMap<String, String>) -> Option<String> {
-    let tests: Vec<String> = strata_core::impact::DEFAULT_TEST_FILES.iter().map(|p| p.to_string()).collect();
-    let matcher = strata_core::impact::test_file_matcher(&tests).ok()?;
-    let change =
-        strata_core::impact::impact(&previous.bundle, &previous.manifest.files, bundle, files, &matcher, false);
+    let tests = strata_core::graph_view::TestModules::of(bundle);
+    let change = strata_core::impact::impact(&previous.bundle, &previous.manifest.files, bundle, files, &tests, false);
     strata_core::impact::render::mermaid(&change)
 }
 

@@ -114,6 +114,7 @@ fn prepare_with_pool(
     let wants_tests = asks_about_tests(question);
     let max_pagerank = bundle.nodes.values().map(|n| n.pagerank).fold(0.0_f64, f64::max).max(f64::MIN_POSITIVE);
     let nodes: Vec<&strata_core::bundle::Node> = bundle.nodes.values().collect();
+    let tests = strata_core::graph_view::TestModules::of(bundle);
     let in_folder =
         |id: &str| folders.iter().any(|f| f.is_empty() || id.starts_with(&format!("{}/", f.trim_end_matches('/'))));
     let mut query = Query::build(
@@ -121,7 +122,7 @@ fn prepare_with_pool(
         &question_terms(question),
         &evidence,
         |m| nodes.get(m as usize).map_or(0.0, |node| (node.pagerank / max_pagerank) as f32),
-        |m| !wants_tests && nodes.get(m as usize).is_some_and(|node| is_test_path(&node.id)),
+        |m| !wants_tests && nodes.get(m as usize).is_some_and(|node| tests.is_test(&node.id)),
     );
     query.link_neighbours(
         bundle
@@ -291,21 +292,6 @@ fn described_module(bundle: &Bundle, id: &str) -> Option<Hit> {
     })
 }
 
-/// A test module or folder: a `tests`/`test`/`testing` folder, `test_*.py`, `*_test.py`, `conftest.py`.
-pub fn is_test_path(path: &str) -> bool {
-    let mut segments = path.split('/').peekable();
-    while let Some(segment) = segments.next() {
-        let is_file = segments.peek().is_none() && segment.ends_with(".py");
-        if is_file {
-            return segment.starts_with("test_") || segment.ends_with("_test.py") || segment == "conftest.py";
-        }
-        if matches!(segment, "tests" | "test" | "testing") {
-            return true;
-        }
-    }
-    false
-}
-
 fn asks_about_tests(question: &str) -> bool {
     split_words(question).iter().any(|word| {
         matches!(word.as_str(), "test" | "tests" | "tested" | "testing" | "fixture" | "fixtures" | "pytest")
@@ -336,13 +322,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn test_paths_are_recognised() {
-        for path in ["tests/csrf_tests/views.py", "tests", "src/pkg/test_util.py", "a/conftest.py", "a/b_test.py"] {
-            assert!(is_test_path(path), "{path}");
-        }
-        for path in ["django/middleware/csrf.py", "src/testing_tools.py", "contest.py", "latest/x.py"] {
-            assert!(!is_test_path(path), "{path}");
-        }
+    fn questions_about_tests_are_recognised() {
         assert!(asks_about_tests("Which tests cover the CSRF middleware?"));
         assert!(!asks_about_tests("Where are CSRF failures handled?"));
     }

@@ -538,9 +538,10 @@ impl Clause<'_> {
                 edge.map(|h| h.cue),
                 Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
             );
-            let transitive = self.has(Cue::Central)
-                || (self.has(Cue::Transitive) && !self.has(Cue::Direct))
-                || (depends && self.has(Cue::Transitive));
+            // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md):
+            // "most depended-on" ranks transitively unless it says "direct".
+            let transitive =
+                self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends));
             let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
             // "which module ranks first by how many modules import it": the first noun for what is
             // ranked says one or several.

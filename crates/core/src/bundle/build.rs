@@ -7,7 +7,8 @@ use crate::python::{FileFacts, ImportTarget, Symbol, SymbolKind};
 
 use super::model::*;
 
-/// Everything a bundle is made of. `facts[i]` and `warnings[i]` belong to `graph.index.modules[i]`.
+/// Everything a bundle is made of. `facts[i]` and `warnings[i]` belong to `graph.index.modules[i]`;
+/// a module listed in `skipped_files` was not read (its facts are empty, its warning says why).
 pub struct BuildInput<'a> {
     pub graph: &'a ImportGraph,
     pub metrics: &'a GraphMetrics,
@@ -16,12 +17,15 @@ pub struct BuildInput<'a> {
     pub commit: Option<&'a str>,
     pub source: &'a str,
     pub skipped_files: Vec<SkippedFile>,
+    /// File name patterns of test modules, recorded in `meta.test_files`.
+    pub test_files: &'a [String],
 }
 
 pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
     let graph = input.graph;
     let metrics = input.metrics;
     let modules = &graph.index.modules;
+    let skipped: std::collections::BTreeSet<&str> = input.skipped_files.iter().map(|s| s.path.as_str()).collect();
 
     let mut imports: Vec<Vec<String>> = vec![Vec::new(); modules.len()];
     let edges: Vec<BundleEdge> = graph
@@ -34,6 +38,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
                 dst: modules[edge.dst].id.clone(),
                 kind: edge.form.as_str().to_string(),
                 type_checking: edge.type_checking,
+                main_block: edge.main_block,
                 conditional: edge.conditional,
                 local: edge.local,
                 line: edge.line,
@@ -85,7 +90,14 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
                 .map(|unresolved| UnresolvedImport { name: unresolved.name.clone(), line: unresolved.line })
                 .collect(),
             n_lines: facts.n_lines,
-            parse_status: if warnings.is_empty() { "ok" } else { "partial" }.to_string(),
+            parse_status: if skipped.contains(module.id.as_str()) {
+                "skipped"
+            } else if warnings.is_empty() {
+                "ok"
+            } else {
+                "partial"
+            }
+            .to_string(),
             warnings,
         };
         nodes.insert(module.id.clone(), node);
@@ -120,13 +132,18 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
         modules: modules.len(),
         edges: edges.len(),
         type_checking_edges: graph.edges.iter().filter(|edge| edge.type_checking).count(),
+        main_block_edges: graph.edges.iter().filter(|edge| edge.main_block).count(),
         cycles: metrics.cycles.len(),
         cycles_runtime: metrics.cycles_runtime.len(),
         largest_cycle: metrics.cycles.first().map_or(0, Vec::len),
         largest_cycle_runtime: metrics.cycles_runtime.first().map_or(0, Vec::len),
         folders: folder_index.len(),
         symbols: input.facts.iter().map(|facts| facts.symbols.len()).sum(),
-        partial_files: input.warnings.iter().filter(|warnings| !warnings.is_empty()).count(),
+        partial_files: modules
+            .iter()
+            .zip(input.warnings)
+            .filter(|(module, warnings)| !warnings.is_empty() && !skipped.contains(module.id.as_str()))
+            .count(),
         skipped_files: input.skipped_files.len(),
     };
 
@@ -141,6 +158,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
             source_roots: graph.index.source_roots.iter().map(SourceRoot::display).collect(),
             conventions: conventions(),
             skipped_files: input.skipped_files.clone(),
+            test_files: input.test_files.to_vec(),
         },
         nodes,
         edges,
@@ -168,7 +186,11 @@ fn conventions() -> BTreeMap<String, String> {
         ("importers_count", "modules that depend on this one directly or transitively, over all edges"),
         (
             "scc_size_runtime",
-            "strongly connected component size leaving out edges that exist only under `if TYPE_CHECKING:`",
+            "strongly connected component size over runtime edges: leaving out `type_checking` edges (every import under `if TYPE_CHECKING:`) and `main_block` edges (every import in an `if __name__ == \"__main__\":` block, which runs only as a script)",
+        ),
+        (
+            "skipped_files",
+            "a file skipped for its size is still a module: imports of it are edges to it, and its own imports are unknown (parse_status skipped)",
         ),
         ("namespace_packages", "files in folders without __init__.py are modules too"),
     ]

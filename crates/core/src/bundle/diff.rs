@@ -1,8 +1,11 @@
 //! The structural diff between two indexes: modules added, removed and renamed (same blob, new path),
 //! import edges added and removed, cycles that appeared, grew, shrank or went away, the largest changes in
 //! transitive dependents, and per-module import changes as unified diffs. Pure over two bundles and their
-//! manifests' blob ids; `render_diff_markdown` is what the job summary shows after a merge.
+//! manifests' blob ids; `render_diff_markdown` is what the job summary shows after a merge. Cycles are
+//! matched over every import; each new, grown or shrunk one says how much of it holds at runtime
+//! (`graph_view::GraphView::cycle_status`), so one that exists only under `TYPE_CHECKING` says so.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -10,6 +13,7 @@ use serde::Serialize;
 use similar::TextDiff;
 
 use super::model::Bundle;
+use crate::graph_view::{EdgeKind, GraphView, cycle_at_runtime};
 
 /// How many rows each Markdown section shows.
 const MAX_ROWS: usize = 20;
@@ -50,6 +54,12 @@ pub struct CycleChange {
     pub old_size: usize,
     pub new_size: usize,
     pub members: Vec<String>,
+    /// The largest cycle its members form at runtime in the newer bundle (the older one for a resolved
+    /// cycle); 0 when none.
+    pub runtime_size: usize,
+    /// When the cycle does not hold whole at runtime: the kinds of the imports between its members that
+    /// do not run on import (`type_checking`, `main_block`).
+    pub only_through: Vec<EdgeKind>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -170,21 +180,49 @@ fn cycle_changes(old: &Bundle, new: &Bundle, renamed: &dyn Fn(&str) -> String) -
         .collect();
     let new_cycles: Vec<BTreeSet<String>> =
         new.cycles.iter().filter(|c| c.edges == "all").map(|c| c.members.iter().cloned().collect()).collect();
+    // Built only when a cycle changed: most diffs have none.
+    let (old_cell, new_cell) = (OnceCell::new(), OnceCell::new());
+    let old_view = || old_cell.get_or_init(|| GraphView::of(old));
+    let new_view = || new_cell.get_or_init(|| GraphView::of(new));
+    let change = |view: &GraphView<'_>, old_size: usize, new_size: usize, members: Vec<String>| {
+        let status = view.cycle_status(&members);
+        CycleChange {
+            old_size,
+            new_size,
+            members,
+            runtime_size: status.runtime_size,
+            only_through: status.only_through,
+        }
+    };
     let (mut appeared, mut grown, mut shrunk, mut resolved) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for cycle in &new_cycles {
         let overlapping: Vec<&BTreeSet<String>> = old_cycles.iter().filter(|old| !old.is_disjoint(cycle)).collect();
         let old_size = overlapping.iter().map(|c| c.len()).max().unwrap_or(0);
-        let change = CycleChange { old_size, new_size: cycle.len(), members: cycle.iter().cloned().collect() };
+        let members: Vec<String> = cycle.iter().cloned().collect();
         match old_size {
-            0 => appeared.push(change),
-            size if cycle.len() > size => grown.push(change),
-            size if cycle.len() < size => shrunk.push(change),
+            0 => appeared.push(change(new_view(), old_size, cycle.len(), members)),
+            size if cycle.len() > size => grown.push(change(new_view(), old_size, cycle.len(), members)),
+            size if cycle.len() < size => shrunk.push(change(new_view(), old_size, cycle.len(), members)),
             _ => {}
         }
     }
     for cycle in &old_cycles {
         if new_cycles.iter().all(|new| new.is_disjoint(cycle)) {
-            resolved.push(CycleChange { old_size: cycle.len(), new_size: 0, members: cycle.iter().cloned().collect() });
+            // The old bundle names members by their old paths.
+            let old_members: Vec<String> = old
+                .cycles
+                .iter()
+                .filter(|c| c.edges == "all")
+                .find(|c| c.members.iter().map(|m| renamed(m)).collect::<BTreeSet<_>>() == *cycle)
+                .map_or_else(|| cycle.iter().cloned().collect(), |c| c.members.clone());
+            let status = old_view().cycle_status(&old_members);
+            resolved.push(CycleChange {
+                old_size: cycle.len(),
+                new_size: 0,
+                members: cycle.iter().cloned().collect(),
+                runtime_size: status.runtime_size,
+                only_through: status.only_through,
+            });
         }
     }
     (appeared, grown, shrunk, resolved)
@@ -232,9 +270,12 @@ pub fn render_diff_markdown(diff: &StructuralDiff) -> String {
             title,
             cycles.iter().map(|c| {
                 format!(
-                    "{} → {} modules: {}",
+                    "{} → {} modules{}: {}",
                     c.old_size,
                     c.new_size,
+                    cycle_at_runtime(c.runtime_size, &c.only_through)
+                        .map(|note| format!(" ({note})"))
+                        .unwrap_or_default(),
                     c.members.iter().take(8).map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
                 )
             }),

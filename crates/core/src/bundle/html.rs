@@ -1,12 +1,15 @@
 //! `graph.html`: one self-contained page (no network) with the interactive import graph. The layout and
 //! rendering come from the vendored force-graph library (MIT, `assets/vendor/force-graph/`); the page's
-//! own script (`assets/graph.html`) draws packages first and opens them on click. This file only packs
-//! the bundle into a compact array form and inlines it with the library into the template.
+//! own script (`assets/graph.html`) draws packages first (a package with more than 60 modules of its own
+//! opens at once), opens them on click, gives labels that several nodes share their folder, and fits labels and
+//! arrowheads inside the canvas. This file only packs the bundle into a compact array form and inlines
+//! it with the library into the template.
 
 use anyhow::Result;
 use serde_json::json;
 
 use super::model::Bundle;
+use crate::graph_view::EdgeKind;
 
 const TEMPLATE: &str = include_str!("../../../../assets/graph.html");
 const LIBRARY: &str = include_str!("../../../../assets/vendor/force-graph/force-graph.min.js");
@@ -30,10 +33,18 @@ pub fn render_graph_html(bundle: &Bundle, links: Option<&CodeLinks>, start: &str
         .values()
         .map(|node| json!([node.id, node.module, node.folder, node.scc_size, node.importers_count, node.exports]))
         .collect();
+    // When each import runs: 0 on import, 1 never (`TYPE_CHECKING`), 2 only as a script (`__main__`).
     let edges: Vec<serde_json::Value> = bundle
         .edges
         .iter()
-        .filter_map(|edge| Some(json!([position(&edge.src)?, position(&edge.dst)?, u8::from(edge.type_checking)])))
+        .filter_map(|edge| {
+            let kind = match EdgeKind::of(edge) {
+                EdgeKind::Runtime => 0,
+                EdgeKind::TypeChecking => 1,
+                EdgeKind::MainBlock => 2,
+            };
+            Some(json!([position(&edge.src)?, position(&edge.dst)?, kind]))
+        })
         .collect();
     // Cycles over every edge, largest first (the bundle's order), as member positions.
     let cycles: Vec<Vec<usize>> = bundle

@@ -52,6 +52,10 @@ pub struct SelectionRecord {
     pub max_file_bytes: u64,
     /// File name patterns of test modules.
     pub test_files: Vec<String>,
+    /// Files over `max_file_bytes`, path → blob id: modules whose bytes were not read, which the bot
+    /// lays over the index with a pull request's files so its head has them too.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skipped: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The bundle format's name and version, written as `schema_version`.
-pub const BUNDLE_SCHEMA_VERSION: &str = "strata-bundle@2";
+pub const BUNDLE_SCHEMA_VERSION: &str = "strata-bundle@3";
 
 /// What `meta.edge_direction` says: an edge's `src` imports its `dst`.
 pub const EDGE_DIRECTION: &str = "importer->imported";
@@ -43,8 +43,13 @@ pub struct BundleMeta {
     pub source_roots: Vec<String>,
     /// How the fields whose meaning varies between tools are defined here.
     pub conventions: BTreeMap<String, String>,
-    /// Files that were not indexed, and why.
+    /// Files that were not read, and why. Each is still a module (a node with `parse_status:
+    /// "skipped"`) that imports resolve to; what it imports is unknown.
     pub skipped_files: Vec<SkippedFile>,
+    /// File name patterns of test modules (`[impact] test-files`; pytest's `python_files` by default).
+    /// With the folder rule in `graph_view::TestModules`, the one definition of a test module.
+    #[serde(default)]
+    pub test_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,7 +84,7 @@ pub struct Node {
     pub direct_importers_count: usize,
     /// Size of this module's strongly connected component over all edges (1 when not in a cycle).
     pub scc_size: usize,
-    /// The same, leaving out edges that exist only under `if TYPE_CHECKING:`.
+    /// The same over runtime edges: leaving out `type_checking` and `main_block` edges.
     pub scc_size_runtime: usize,
     /// PageRank centrality (an import is a vote for the imported module), rounded to 1e-6.
     pub pagerank: f64,
@@ -97,7 +102,8 @@ pub struct Node {
     /// Imports of the repository's packages that name no module of it, by line.
     pub unresolved_imports: Vec<UnresolvedImport>,
     pub n_lines: u32,
-    /// `ok`, or `partial` when the file had syntax errors or was not valid UTF-8.
+    /// `ok`; `partial` when the file had syntax errors or was not valid UTF-8; `skipped` when it was
+    /// not read (over the size limit: `warnings` says why), so its own imports and symbols are unknown.
     pub parse_status: String,
     pub warnings: Vec<String>,
 }
@@ -159,8 +165,13 @@ pub struct BundleEdge {
     pub dst: String,
     /// `import`, `from` or `star`: the form of the first statement importing `dst`.
     pub kind: String,
-    /// Every import of `dst` in `src` is under `if TYPE_CHECKING:`.
+    /// Every import of `dst` in `src` is under `if TYPE_CHECKING:`: the edge never runs.
     pub type_checking: bool,
+    /// No import of `dst` in `src` runs when `src` is imported, and one runs when it is run as a script:
+    /// each is in a module-level `if __name__ == "__main__":` block (or under `TYPE_CHECKING`). Never
+    /// true together with `type_checking`; runtime paths and cycles leave both out.
+    #[serde(default)]
+    pub main_block: bool,
     /// Every import of `dst` in `src` is inside try/except, if/else, a loop or match.
     pub conditional: bool,
     /// Every import of `dst` in `src` is inside a function.
@@ -173,7 +184,7 @@ pub struct BundleEdge {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cycle {
-    /// `all` (every edge) or `runtime` (TYPE_CHECKING-only edges left out).
+    /// `all` (every edge) or `runtime` (`type_checking` and `main_block` edges left out).
     pub edges: String,
     pub size: usize,
     /// Module ids, sorted.
@@ -197,6 +208,8 @@ pub struct Counts {
     pub modules: usize,
     pub edges: usize,
     pub type_checking_edges: usize,
+    #[serde(default)]
+    pub main_block_edges: usize,
     pub cycles: usize,
     pub cycles_runtime: usize,
     pub largest_cycle: usize,

@@ -91,6 +91,7 @@ fn edges_batch(bundle: &Bundle) -> Result<RecordBatch> {
         ("dst", strings(edges.iter().map(|e| e.dst.as_str()))),
         ("kind", strings(edges.iter().map(|e| e.kind.as_str()))),
         ("type_checking", flags(|e| e.type_checking)),
+        ("main_block", flags(|e| e.main_block)),
         ("conditional", flags(|e| e.conditional)),
         ("local", flags(|e| e.local)),
         ("line", Arc::new(edges.iter().map(|e| Some(e.line)).collect::<UInt32Array>())),

@@ -1,9 +1,12 @@
 //! `summary.md`: the few facts a person wants after an index run (counts, largest cycles, most depended
 //! on and most central modules, files that could not be fully read). Deterministic, so no timings.
+//! "Runtime" leaves out imports under `TYPE_CHECKING` and in `__main__` blocks; "depended on" counts
+//! every dependent and "imported by" direct importers, as docs/graph.md defines them.
 
 use std::fmt::Write;
 
 use super::model::{Bundle, Node};
+use crate::graph_view::{GraphView, cycle_at_runtime};
 
 const TOP_N: usize = 10;
 const MAX_CYCLE_MEMBERS_SHOWN: usize = 12;
@@ -17,15 +20,16 @@ pub fn render_summary(bundle: &Bundle) -> String {
     let _ = writeln!(out, "Indexed {commit} ({} source).\n", bundle.meta.source);
     let _ = writeln!(
         out,
-        "| modules | import edges | TYPE_CHECKING-only | cycles (runtime) | largest cycle (runtime) | folders | symbols | partial files | skipped files |"
+        "| modules | import edges | TYPE_CHECKING-only | `__main__`-block-only | cycles (runtime) | largest cycle (runtime) | folders | symbols | partial files | skipped files |"
     );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let _ = writeln!(
         out,
-        "| {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} | {} |\n",
+        "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} | {} |\n",
         counts.modules,
         counts.edges,
         counts.type_checking_edges,
+        counts.main_block_edges,
         counts.cycles,
         counts.cycles_runtime,
         counts.largest_cycle,
@@ -39,12 +43,17 @@ pub fn render_summary(bundle: &Bundle) -> String {
     let cycles: Vec<_> = bundle.cycles.iter().filter(|cycle| cycle.edges == "all").take(5).collect();
     if !cycles.is_empty() {
         let _ = writeln!(out, "## Largest import cycles\n");
+        let view = GraphView::of(bundle);
         for cycle in cycles {
+            let status = view.cycle_status(&cycle.members);
+            let note = cycle_at_runtime(status.runtime_size, &status.only_through)
+                .map(|note| format!(" ({note})"))
+                .unwrap_or_default();
             let shown: Vec<String> =
                 cycle.members.iter().take(MAX_CYCLE_MEMBERS_SHOWN).map(|m| format!("`{m}`")).collect();
             let more = cycle.members.len().saturating_sub(MAX_CYCLE_MEMBERS_SHOWN);
             let suffix = if more > 0 { format!(" and {more} more") } else { String::new() };
-            let _ = writeln!(out, "- {} modules: {}{suffix}", cycle.size, shown.join(", "));
+            let _ = writeln!(out, "- {} modules{note}: {}{suffix}", cycle.size, shown.join(", "));
         }
         out.push('\n');
     }
@@ -52,8 +61,13 @@ pub fn render_summary(bundle: &Bundle) -> String {
     let mut nodes: Vec<&Node> = bundle.nodes.values().collect();
     if !nodes.is_empty() {
         nodes.sort_by(|a, b| b.importers_count.cmp(&a.importers_count).then_with(|| a.id.cmp(&b.id)));
-        let _ = writeln!(out, "## Most depended on (transitive importers)\n");
-        let _ = writeln!(out, "| module | transitive importers | direct importers |\n|---|---:|---:|");
+        // The ranking words of docs/graph.md, as `strata ask` uses them.
+        let _ = writeln!(out, "## Most depended on\n");
+        let _ = writeln!(
+            out,
+            "Ranked by the modules that depend on each, directly or transitively, over every import (\"depended on by\"); \"imported by\" counts direct importers.\n"
+        );
+        let _ = writeln!(out, "| module | depended on by | imported by |\n|---|---:|---:|");
         for node in nodes.iter().take(TOP_N) {
             let _ = writeln!(out, "| `{}` | {} | {} |", node.id, node.importers_count, node.direct_importers_count);
         }

@@ -30,6 +30,10 @@ pub struct Edge {
     pub form: ImportForm,
     /// True only when every such import is under `if TYPE_CHECKING:` (the edge never runs).
     pub type_checking: bool,
+    /// True when no such import runs on import and at least one runs when the file is run as a script:
+    /// each is in a module-level `if __name__ == "__main__":` block or under `TYPE_CHECKING`, and not
+    /// all are under `TYPE_CHECKING`. Never true together with `type_checking`.
+    pub main_block: bool,
     /// True only when every such import is conditional.
     pub conditional: bool,
     /// True only when every such import is inside a function.
@@ -55,9 +59,13 @@ impl ImportGraph {
         self.index.modules.len()
     }
 
-    /// Edges as (src, dst) pairs, optionally leaving out `type_checking` ones.
+    /// Edges as (src, dst) pairs, optionally only those that run on import (no `type_checking` or
+    /// `main_block` ones).
     pub fn edge_pairs(&self, runtime_only: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.edges.iter().filter(move |edge| !(runtime_only && edge.type_checking)).map(|edge| (edge.src, edge.dst))
+        self.edges
+            .iter()
+            .filter(move |edge| !(runtime_only && (edge.type_checking || edge.main_block)))
+            .map(|edge| (edge.src, edge.dst))
     }
 }
 
@@ -73,12 +81,15 @@ pub fn build_import_graph(index: ModuleIndex, facts: &[&FileFacts]) -> ImportGra
                 dst: import.dst,
                 form: import.form,
                 type_checking: true,
+                main_block: true,
                 conditional: true,
                 local: true,
                 line: import.line,
                 names: Vec::new(),
             });
             edge.type_checking &= import.context.type_checking;
+            // Until the end: every import is under `TYPE_CHECKING` or in a `__main__` block.
+            edge.main_block &= import.context.type_checking || import.context.main_block;
             edge.conditional &= import.context.conditional;
             edge.local &= import.context.local;
             if import.line < edge.line {
@@ -94,6 +105,7 @@ pub fn build_import_graph(index: ModuleIndex, facts: &[&FileFacts]) -> ImportGra
         .map(|mut edge| {
             let unique: BTreeSet<String> = edge.names.drain(..).collect();
             edge.names = unique.into_iter().collect();
+            edge.main_block &= !edge.type_checking;
             edge
         })
         .collect();

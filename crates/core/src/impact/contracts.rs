@@ -2,9 +2,12 @@
 //! cycles", checked against a bundle. Pure: a bundle and contracts in, violations out.
 //!
 //! Names are dotted modules and stand for their descendants too (`shop.api` is `shop.api` and
-//! `shop.api.*`). Imports count directly and through other modules, as in import-linter: a violation
-//! names the importer, the imported module, the chain between them and the line of the chain's first
-//! import, so it can be annotated where a fix starts.
+//! `shop.api.*`); a name that matches no module is an error naming it ([`unknown_names`]), never a
+//! contract that passes because it checks nothing. Imports count directly and through other modules,
+//! as in import-linter, through `graph_view::GraphView`: a violation names the importer, the imported
+//! module, the chain between them (a runtime chain when there is one) and the line of the chain's
+//! first import, so it can be annotated where a fix starts, and says when it holds only through
+//! imports that do not run on import (`TYPE_CHECKING`, `__main__` blocks).
 //!
 //! - `layers`: `layers = ["high", "middle", "low"]`, highest first: a lower layer must not import a
 //!   higher one.
@@ -12,11 +15,12 @@
 //! - `independence`: none of `modules = [...]` imports another.
 //! - `no-new-cycles`: with a base index, no cycle may appear or grow; without one, no cycle at all.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::Bundle;
+use crate::graph_view::{Direction, EdgeKind, Filter, GraphView, cycle_at_runtime, only_through};
 
 /// One `[[contracts]]` entry as written.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -37,6 +41,85 @@ impl Contract {
             | Contract::NoNewCycles { name } => name,
         }
     }
+
+    /// The dotted module names it uses.
+    pub fn modules(&self) -> Vec<&str> {
+        match self {
+            Contract::Layers { layers, .. } => layers.iter().map(String::as_str).collect(),
+            Contract::Forbidden { source, forbidden, .. } => {
+                source.iter().chain(forbidden).map(String::as_str).collect()
+            }
+            Contract::Independence { modules, .. } => modules.iter().map(String::as_str).collect(),
+            Contract::NoNewCycles { .. } => Vec::new(),
+        }
+    }
+}
+
+/// A name in a contract that matches no module of the index (neither a module nor its descendants).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownName {
+    pub contract: String,
+    pub name: String,
+    /// The module whose dotted name is closest, when one is close.
+    pub closest: Option<String>,
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "contract `{}` names `{}`, which is no module of the index", self.contract, self.name)?;
+        if let Some(closest) = &self.closest {
+            write!(f, " (did you mean `{closest}`?)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Every name of `contracts` that matches no module of `bundle`, in contract order.
+pub fn unknown_names(bundle: &Bundle, contracts: &[Contract]) -> Vec<UnknownName> {
+    let mut unknown = Vec::new();
+    for contract in contracts {
+        for name in contract.modules() {
+            if !modules_named(bundle, name).is_empty() {
+                continue;
+            }
+            let closest = bundle
+                .nodes
+                .values()
+                .map(|node| (edit_distance(&node.module, name), &node.module))
+                .filter(|(distance, module)| *distance <= 2.max(module.len() / 5))
+                .min()
+                .map(|(_, module)| module.clone());
+            unknown.push(UnknownName { contract: contract.name().to_string(), name: name.to_string(), closest });
+        }
+    }
+    unknown
+}
+
+/// Levenshtein distance by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// Module ids named by `name` (the module and its descendants).
+fn modules_named<'b>(bundle: &'b Bundle, name: &str) -> BTreeSet<&'b str> {
+    let prefix = format!("{name}.");
+    bundle
+        .nodes
+        .values()
+        .filter(|node| node.module == name || node.module.starts_with(&prefix))
+        .map(|node| node.id.as_str())
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -50,6 +133,9 @@ pub struct Violation {
     pub chain: Vec<String>,
     /// The line of the chain's first import in `importer`.
     pub line: u32,
+    /// Empty when the violation holds at runtime; otherwise the kinds of the imports it needs that do
+    /// not run on import (`type_checking`, `main_block`).
+    pub only_through: Vec<EdgeKind>,
     pub message: String,
 }
 
@@ -61,8 +147,9 @@ impl Violation {
 }
 
 /// Every violation of `contracts` in `bundle`. `base` is the base branch's bundle, for `no-new-cycles`.
+/// Names that match no module are left to [`unknown_names`].
 pub fn check(bundle: &Bundle, contracts: &[Contract], base: Option<&Bundle>) -> Vec<Violation> {
-    let graph = Reach::of(bundle);
+    let graph = Reach { bundle, view: GraphView::of(bundle) };
     let mut violations = Vec::new();
     for contract in contracts {
         let name = contract.name();
@@ -99,119 +186,84 @@ pub fn check(bundle: &Bundle, contracts: &[Contract], base: Option<&Bundle>) -> 
     violations
 }
 
+/// Cycles over every import (each says how much of it holds at runtime), new or grown against `base`.
 fn cycle_violations(name: &str, bundle: &Bundle, base: Option<&Bundle>) -> Vec<Violation> {
+    let all = |bundle: &'_ Bundle| {
+        bundle.cycles.iter().filter(|c| c.edges == "all").map(|c| c.members.clone()).collect::<Vec<_>>()
+    };
+    let cycles = all(bundle);
     let (new, what): (Vec<&Vec<String>>, &str) = match base {
         Some(base) => {
+            let base_cycles = all(base);
             // A cycle is new or grown when it has a member pair no base cycle had together.
-            let together = |a: &str, b: &str| {
-                base.cycles.iter().any(|c| c.members.iter().any(|m| m == a) && c.members.iter().any(|m| m == b))
-            };
-            let changed = bundle
-                .cycles
+            let together =
+                |a: &str, b: &str| base_cycles.iter().any(|c| c.iter().any(|m| m == a) && c.iter().any(|m| m == b));
+            let changed = cycles
                 .iter()
-                .map(|c| &c.members)
                 .filter(|members| members.iter().any(|a| members.iter().any(|b| a < b && !together(a, b))));
             (changed.collect(), "an import cycle appeared or grew")
         }
-        None => (bundle.cycles.iter().map(|c| &c.members).collect(), "an import cycle"),
+        None => (cycles.iter().collect(), "an import cycle"),
     };
+    let view = GraphView::of(bundle);
     new.into_iter()
         .map(|members| {
             let first = members.first().cloned().unwrap_or_default();
             let line = bundle.edges.iter().find(|e| e.src == first && members.contains(&e.dst)).map_or(1, |e| e.line);
+            let status = view.cycle_status(members);
+            let note = cycle_at_runtime(status.runtime_size, &status.only_through)
+                .map(|note| format!("; {note}"))
+                .unwrap_or_default();
             Violation {
                 contract: name.to_string(),
                 importer: first.clone(),
                 imported: members.get(1).cloned().unwrap_or_default(),
                 chain: members.clone(),
                 line,
-                message: format!("{what}: {} modules ({})", members.len(), members.join(", ")),
+                message: format!("{what}: {} modules ({}){note}", members.len(), members.join(", ")),
+                only_through: status.only_through,
             }
         })
         .collect()
 }
 
-/// The import graph by dotted name, for chains between packages.
+/// The import graph, for chains between the modules two names stand for.
 struct Reach<'a> {
     bundle: &'a Bundle,
-    imports: BTreeMap<&'a str, Vec<&'a str>>,
+    view: GraphView<'a>,
 }
 
-impl<'a> Reach<'a> {
-    fn of(bundle: &'a Bundle) -> Reach<'a> {
-        let mut imports: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for edge in &bundle.edges {
-            imports.entry(edge.src.as_str()).or_default().push(edge.dst.as_str());
-        }
-        Reach { bundle, imports }
-    }
-
-    /// Module ids named by `name` (the module and its descendants).
-    fn modules(&self, name: &str) -> BTreeSet<&'a str> {
-        let prefix = format!("{name}.");
-        self.bundle
-            .nodes
-            .values()
-            .filter(|node| node.module == name || node.module.starts_with(&prefix))
-            .map(|node| node.id.as_str())
-            .collect()
-    }
-
-    /// One violation per module of `from` that reaches a module of `to`, with the shortest chain.
-    /// Chains through `to`'s own modules stop there; `from`'s modules importing each other do not count.
+impl Reach<'_> {
+    /// One violation per module of `from` that reaches a module of `to`, with the shortest chain (a
+    /// runtime one when there is one). Chains stop at `to`'s modules.
     fn violations(&self, contract: &str, from: &str, to: &str, because: &str) -> Vec<Violation> {
-        let sources = self.modules(from);
-        let targets = self.modules(to);
+        let sources = modules_named(self.bundle, from);
+        let targets = modules_named(self.bundle, to);
         let mut found = Vec::new();
         for &source in &sources {
             if targets.contains(source) {
                 continue;
             }
-            let mut previous: BTreeMap<&str, &str> = BTreeMap::new();
-            let mut queue = VecDeque::from([source]);
-            let mut hit = None;
-            while let Some(module) = queue.pop_front() {
-                for &next in self.imports.get(module).into_iter().flatten() {
-                    if next == source || previous.contains_key(next) {
-                        continue;
-                    }
-                    previous.insert(next, module);
-                    if targets.contains(next) {
-                        hit = Some(next);
-                        break;
-                    }
-                    queue.push_back(next);
-                }
-                if hit.is_some() {
-                    break;
-                }
-            }
-            let Some(target) = hit else { continue };
-            let mut chain = vec![target.to_string()];
-            let mut at = target;
-            while let Some(&step) = previous.get(at) {
-                chain.push(step.to_string());
-                at = step;
-            }
-            chain.reverse();
-            let line = self
-                .bundle
-                .edges
-                .iter()
-                .find(|e| e.src == chain[0] && chain.get(1).is_some_and(|second| &e.dst == second))
-                .map_or(1, |e| e.line);
-            let route = if chain.len() > 2 {
-                format!(" (through {})", chain[1..chain.len() - 1].join(" → "))
+            let reached =
+                self.view.reach_until(&[source], Direction::Imports, &Filter::all(), |id| !targets.contains(id));
+            let Some(target) = reached.in_order().find(|id| targets.contains(id)) else { continue };
+            let Some(chain) = reached.chain(target) else { continue };
+            let line = chain.steps.first().map_or(1, |step| step.line);
+            let route = if chain.modules.len() > 2 {
+                format!(" (through {})", chain.modules[1..chain.modules.len() - 1].join(" → "))
             } else {
                 String::new()
             };
+            let only = if reached.at_runtime(target) { Vec::new() } else { chain.kinds() };
+            let note = only_through(&only).map(|words| format!("; {words}")).unwrap_or_default();
             found.push(Violation {
                 contract: contract.to_string(),
                 importer: source.to_string(),
                 imported: target.to_string(),
                 line,
-                message: format!("`{source}` imports `{target}`{route}: {because}"),
-                chain,
+                message: format!("`{source}` imports `{target}`{route}: {because}{note}"),
+                chain: chain.modules,
+                only_through: only,
             });
         }
         found

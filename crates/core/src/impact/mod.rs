@@ -3,26 +3,27 @@
 //!
 //! - **Changed** modules are the paths in both with another blob id; added, removed and renamed ones
 //!   (same blob, new path), edges and cycles come from the structural diff.
-//! - **Affected** modules are the transitive dependents (in the head's graph) of every changed, added
-//!   or renamed module and of every module that imported a removed one; each carries the chain of
-//!   imports that links it to the change and whether that holds at runtime (no `TYPE_CHECKING` edge).
-//! - **Tests** to run are the test modules (pytest's default `test_*.py`, `*_test.py`, or the
-//!   configured patterns) among the changed and affected modules, plus every test module under a
-//!   folder whose `conftest.py` is changed or affected (pytest loads it for all of them).
+//! - **Affected** modules are the transitive dependents (in the head's graph, through
+//!   `graph_view::GraphView`) of every changed, added or renamed module and of every module that
+//!   imported a removed one, counting the package `__init__` rule (importing a submodule runs its
+//!   package's `__init__.py` first). Each carries the chain that links it to the change, each step
+//!   with its kind (an import that runs, one under `TYPE_CHECKING`, one in a `__main__` block, or the
+//!   package rule), and whether a chain holds at runtime.
+//! - **Tests** to run are the test modules pytest collects (`graph_view::TestModules`: pytest's
+//!   default `test_*.py`, `*_test.py`, or the configured patterns) among the changed and affected
+//!   modules, plus every one under a folder whose `conftest.py` is changed or affected (pytest loads
+//!   it for all of them).
 //! - **Breaking**: a removed module that a head module still imports (an unresolved import).
 
 pub mod contracts;
 pub mod render;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
 use crate::bundle::{Bundle, CycleChange, EdgeRef, Rename, diff_bundles};
-
-/// pytest's default `python_files`.
-pub const DEFAULT_TEST_FILES: [&str; 2] = ["test_*.py", "*_test.py"];
+use crate::graph_view::{ChainStep, Direction, Filter, GraphView, TestModules};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Impact {
@@ -51,10 +52,14 @@ pub struct Impact {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Affected {
     pub id: String,
-    /// Whether it depends on the change at runtime too (a chain with no `TYPE_CHECKING`-only import).
+    /// Whether it depends on the change at runtime too: through a chain of imports that run on import
+    /// (none under `TYPE_CHECKING` or in a `__main__` block).
     pub runtime: bool,
-    /// The chain of imports from this module to a changed one: `[id, …, changed]`.
+    /// The chain from this module to a changed one: `[id, …, changed]`, a runtime chain when there is one.
     pub via: Vec<String>,
+    /// One step per neighbouring pair of `via`: the import's kind and line, or the package `__init__`
+    /// rule (`submodule`: the submodule whose import runs the package first).
+    pub steps: Vec<ChainStep>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,14 +72,14 @@ pub struct Breaking {
 }
 
 /// The impact of going from `base` to `head`; `*_files` are path → blob id (the manifests'),
-/// `test_files` matches test module file names, and `runtime_only` leaves out modules (and tests) that
-/// depend on the change only through `TYPE_CHECKING` imports.
+/// `tests` says which modules are tests, and `runtime_only` leaves out modules (and tests) that depend
+/// on the change only through imports that do not run on import (`TYPE_CHECKING`, `__main__` blocks).
 pub fn impact(
     base: &Bundle,
     base_files: &BTreeMap<String, String>,
     head: &Bundle,
     head_files: &BTreeMap<String, String>,
-    test_files: &GlobSet,
+    tests: &TestModules,
     runtime_only: bool,
 ) -> Impact {
     let diff = diff_bundles(base, base_files, head, head_files);
@@ -104,17 +109,27 @@ pub fn impact(
             }
         }
     }
-    let all = dependents_with_paths(head, &seeds, runtime_only);
-    let runtime = dependents_with_paths(head, &seeds, true);
-    let affected: Vec<Affected> = all
+    let view = GraphView::of(head);
+    let filter = Filter { package_inits: true, ..Filter::imports(runtime_only) };
+    let starts: Vec<&str> = seeds.iter().map(String::as_str).collect();
+    let reached = view.reach(&starts, Direction::Importers, &filter);
+    let affected: Vec<Affected> = reached
+        .ids()
         .into_iter()
-        .filter(|(id, _)| !seeds.contains(id))
-        .map(|(id, via)| Affected { runtime: runtime.contains_key(&id), id, via })
+        .filter_map(|id| {
+            let chain = reached.chain(id)?;
+            Some(Affected {
+                id: id.to_string(),
+                runtime: reached.at_runtime(id),
+                via: chain.modules,
+                steps: chain.steps,
+            })
+        })
         .collect();
 
     let touched: BTreeSet<&str> =
         seeds.iter().map(String::as_str).chain(affected.iter().map(|a| a.id.as_str())).collect();
-    let tests = select_tests(head, &touched, test_files);
+    let tests = select_tests(head, &touched, tests);
 
     let mut breaking = Vec::new();
     for id in &removed {
@@ -174,69 +189,10 @@ pub fn impact(
     }
 }
 
-/// Every module that reaches one of `seeds` along import edges (without `TYPE_CHECKING`-only ones when
-/// `runtime`), with the shortest chain `[module, …, seed]`; seeds map to `[seed]`. Importing `a.b.c`
-/// runs `a/__init__.py` and `a/b/__init__.py` first, so an import of a module also depends on the
-/// `__init__.py` of every package above it.
-fn dependents_with_paths(bundle: &Bundle, seeds: &BTreeSet<String>, runtime: bool) -> BTreeMap<String, Vec<String>> {
-    let mut importers: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for edge in bundle.edges.iter().filter(|e| !(runtime && e.type_checking)) {
-        importers.entry(edge.dst.as_str()).or_default().insert(edge.src.as_str());
-        for package in enclosing_packages(bundle, &edge.dst) {
-            if package != edge.src {
-                importers.entry(package).or_default().insert(edge.src.as_str());
-            }
-        }
-    }
-    // Breadth first from all seeds at once: `next` points one step closer to a seed.
-    let mut next: BTreeMap<&str, Option<&str>> = BTreeMap::new();
-    let mut queue: VecDeque<&str> = VecDeque::new();
-    for seed in seeds {
-        if let Some((id, _)) = bundle.nodes.get_key_value(seed) {
-            next.insert(id.as_str(), None);
-            queue.push_back(id.as_str());
-        }
-    }
-    while let Some(module) = queue.pop_front() {
-        for &importer in importers.get(module).into_iter().flatten() {
-            if !next.contains_key(importer) {
-                next.insert(importer, Some(module));
-                queue.push_back(importer);
-            }
-        }
-    }
-    next.keys()
-        .map(|&id| {
-            let mut chain = vec![id.to_string()];
-            let mut at = id;
-            while let Some(Some(step)) = next.get(at) {
-                chain.push(step.to_string());
-                at = step;
-            }
-            (id.to_string(), chain)
-        })
-        .collect()
-}
-
-/// The `__init__.py` of every package folder above `id` that the bundle has, innermost first.
-fn enclosing_packages<'b>(bundle: &'b Bundle, id: &str) -> Vec<&'b str> {
-    let mut packages = Vec::new();
-    let mut folder = id.rsplit_once('/').map(|(folder, _)| folder);
-    while let Some(current) = folder {
-        match bundle.nodes.get_key_value(&format!("{current}/__init__.py")) {
-            Some((init, _)) if init != id => packages.push(init.as_str()),
-            Some(_) => {}
-            None => break,
-        }
-        folder = current.rsplit_once('/').map(|(parent, _)| parent);
-    }
-    packages
-}
-
-/// Test modules among `touched`, plus all test modules under the folder of a touched `conftest.py`.
-fn select_tests(bundle: &Bundle, touched: &BTreeSet<&str>, test_files: &GlobSet) -> Vec<String> {
+/// Test modules pytest collects among `touched`, plus all of them under the folder of a touched
+/// `conftest.py`.
+fn select_tests(bundle: &Bundle, touched: &BTreeSet<&str>, tests: &TestModules) -> Vec<String> {
     let file_name = |id: &str| id.rsplit('/').next().unwrap_or(id).to_string();
-    let is_test = |id: &str| test_files.is_match(file_name(id));
     let conftest_folders: Vec<String> = touched
         .iter()
         .filter(|id| file_name(id) == "conftest.py")
@@ -245,40 +201,10 @@ fn select_tests(bundle: &Bundle, touched: &BTreeSet<&str>, test_files: &GlobSet)
     bundle
         .nodes
         .keys()
-        .filter(|id| is_test(id))
+        .filter(|id| tests.is_collected(id))
         .filter(|id| {
             touched.contains(id.as_str()) || conftest_folders.iter().any(|folder| id.starts_with(folder.as_str()))
         })
         .cloned()
         .collect()
-}
-
-/// The matcher for test module file names (`test_*.py`); an invalid pattern is an error naming it.
-pub fn test_file_matcher(patterns: &[String]) -> anyhow::Result<GlobSet> {
-    let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
-        let glob =
-            Glob::new(pattern).map_err(|error| anyhow::anyhow!("invalid test file pattern `{pattern}`: {error}"))?;
-        builder.add(glob);
-    }
-    Ok(builder.build()?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_files_follow_pytest_and_bad_patterns_are_named() {
-        let defaults: Vec<String> = DEFAULT_TEST_FILES.iter().map(|p| p.to_string()).collect();
-        let matcher = test_file_matcher(&defaults).unwrap();
-        for name in ["test_cart.py", "cart_test.py"] {
-            assert!(matcher.is_match(name), "{name}");
-        }
-        for name in ["cart.py", "testing.py", "conftest.py"] {
-            assert!(!matcher.is_match(name), "{name}");
-        }
-        let error = test_file_matcher(&["check_[.py".to_string()]).unwrap_err().to_string();
-        assert!(error.contains("check_[.py"), "{error}");
-    }
 }

@@ -1,11 +1,13 @@
 //! The impact as Markdown for a job summary or a terminal: counts first, then each list (capped), the
-//! chains that link affected modules to the change when asked for. Module paths come from the change
+//! chains that link affected modules to the change when asked for, worded by `graph_view` (an import
+//! that does not run on import and the package `__init__` rule say so). Module paths come from the change
 //! (a fork's pull request, in the impact workflow) and may hold any character: each is a code span that
 //! nothing inside it can close.
 
 use std::fmt::Write;
 
 use super::Impact;
+use crate::graph_view::{Chain, chain_text, cycle_at_runtime, only_through};
 
 /// Rows each list shows; the JSON has them all.
 const MAX_ROWS: usize = 50;
@@ -47,7 +49,10 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         let _ = writeln!(out, "### {title}\n");
         for cycle in list.iter().take(MAX_ROWS) {
             let members: Vec<String> = cycle.members.iter().map(|m| code(m)).collect();
-            let _ = writeln!(out, "- {} → {} modules: {}", cycle.old_size, cycle.new_size, members.join(", "));
+            let note = cycle_at_runtime(cycle.runtime_size, &cycle.only_through)
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "- {} → {} modules{note}: {}", cycle.old_size, cycle.new_size, members.join(", "));
         }
         more(&mut out, list.len());
     }
@@ -82,10 +87,14 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
     if !impact.affected.is_empty() {
         let _ = writeln!(out, "### Affected modules\n");
         for affected in impact.affected.iter().take(MAX_ROWS) {
-            let when = if affected.runtime { "" } else { " (type checking only)" };
+            let chain = Chain { modules: affected.via.clone(), steps: affected.steps.clone() };
+            let when = if affected.runtime {
+                String::new()
+            } else {
+                only_through(&chain.kinds()).map(|words| format!(" ({words})")).unwrap_or_default()
+            };
             if with_chains {
-                let chain: Vec<String> = affected.via.iter().map(|m| code(m)).collect();
-                let _ = writeln!(out, "- {}{when}", chain.join(" → "));
+                let _ = writeln!(out, "- {}{when}", chain_text(&chain, &|m| code(m)));
             } else {
                 let _ = writeln!(out, "- {}{when}", code(&affected.id));
             }

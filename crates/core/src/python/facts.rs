@@ -65,6 +65,10 @@ pub enum ImportTarget {
 pub struct ImportContext {
     /// Inside `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`): never runs.
     pub type_checking: bool,
+    /// Inside a module-level `if __name__ == "__main__":` block: runs only when the file is run as a
+    /// script, never when it is imported.
+    #[serde(default)]
+    pub main_block: bool,
     /// Inside `try`/`except`, `if`/`else`, a loop or `match`: may not run.
     pub conditional: bool,
     /// Inside a function body: runs when the function is called.

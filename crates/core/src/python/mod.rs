@@ -19,8 +19,9 @@ pub use parse::{ParsedFile, parse_python_file};
 /// The version of what parsing extracts from a file's bytes. Bump it whenever the same bytes would give
 /// other facts or warnings (a fix in the walk, a grammar update), so an incremental run parses every
 /// file again instead of reusing facts an older strata extracted. 2: type-parameter defaults parse.
-/// 3: imported names and `try` fallbacks (exports).
-pub const FACTS_VERSION: u32 = 3;
+/// 3: imported names and `try` fallbacks (exports). 4: imports in `if __name__ == "__main__":` blocks
+/// (`main_block`), `elif` guards and parenthesised guards.
+pub const FACTS_VERSION: u32 = 4;
 
 /// A file's text as the parser saw it (declared Latin-1 or lossy UTF-8, lone `\r` as line breaks), so
 /// code chunks quote the same lines that symbols' line numbers point to.

@@ -111,6 +111,12 @@ impl Scope {
         scope.import_context.type_checking = true;
         scope
     }
+
+    fn main_block(&self) -> Scope {
+        let mut scope = self.conditional();
+        scope.import_context.main_block = true;
+        scope
+    }
 }
 
 struct Extractor<'s> {
@@ -176,12 +182,8 @@ impl Extractor<'_> {
             "import_statement" => self.record_plain_import(node, scope),
             "import_from_statement" | "future_import_statement" => self.record_from_import(node, scope),
             "if_statement" => self.visit_if(node, scope, queue),
-            "elif_clause"
-            | "else_clause"
-            | "except_clause"
-            | "except_group_clause"
-            | "finally_clause"
-            | "case_clause" => {
+            "elif_clause" => self.visit_guarded_block(node, scope, queue),
+            "else_clause" | "except_clause" | "except_group_clause" | "finally_clause" | "case_clause" => {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     if child.kind() == "block" {
@@ -318,9 +320,9 @@ impl Extractor<'_> {
     }
 
     fn visit_if<'t>(&mut self, node: Node<'t>, scope: &Scope, queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>) {
-        let condition = node.child_by_field_name("condition");
-        let guarded = condition.is_some_and(|condition| is_type_checking_guard(condition, self.source));
-        if scope.is_module_level() && condition.is_some_and(|condition| is_main_guard(condition, self.source)) {
+        if scope.is_module_level()
+            && node.child_by_field_name("condition").is_some_and(|condition| is_main_guard(condition, self.source))
+        {
             self.facts.entry_points.push(EntryPoint {
                 kind: EntryPointKind::Main,
                 symbol: None,
@@ -328,13 +330,31 @@ impl Extractor<'_> {
                 detail: "__main__".to_string(),
             });
         }
-        if let Some(consequence) = node.child_by_field_name("consequence") {
-            let body_scope = if guarded { scope.type_checking() } else { scope.conditional() };
-            queue.push((consequence, body_scope, Vec::new()));
-        }
+        self.visit_guarded_block(node, scope, queue);
         let mut cursor = node.walk();
         for alternative in node.children_by_field_name("alternative", &mut cursor) {
             queue.push((alternative, scope.clone(), Vec::new()));
+        }
+    }
+
+    /// The body of an `if` or `elif`: under `TYPE_CHECKING` it never runs, under a module-level
+    /// `__name__ == "__main__"` it runs only as a script, otherwise it may not run.
+    fn visit_guarded_block<'t>(
+        &mut self,
+        node: Node<'t>,
+        scope: &Scope,
+        queue: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
+    ) {
+        let condition = node.child_by_field_name("condition");
+        let body_scope = if condition.is_some_and(|condition| is_type_checking_guard(condition, self.source)) {
+            scope.type_checking()
+        } else if scope.is_module_level() && condition.is_some_and(|condition| is_main_guard(condition, self.source)) {
+            scope.main_block()
+        } else {
+            scope.conditional()
+        };
+        if let Some(consequence) = node.child_by_field_name("consequence") {
+            queue.push((consequence, body_scope, Vec::new()));
         }
     }
 
@@ -551,8 +571,9 @@ fn relative_module(node: Node<'_>, source: &str) -> (u32, String) {
     (u32::try_from(level).unwrap_or(u32::MAX), module)
 }
 
-/// `TYPE_CHECKING`, `typing.TYPE_CHECKING`, `t.TYPE_CHECKING`.
+/// `TYPE_CHECKING`, `typing.TYPE_CHECKING`, `t.TYPE_CHECKING`, in parentheses or not.
 fn is_type_checking_guard(condition: Node<'_>, source: &str) -> bool {
+    let condition = without_parentheses(condition);
     match condition.kind() {
         "identifier" => node_text(condition, source) == "TYPE_CHECKING",
         "attribute" => condition
@@ -562,17 +583,31 @@ fn is_type_checking_guard(condition: Node<'_>, source: &str) -> bool {
     }
 }
 
-/// `__name__ == "__main__"` in either order.
+/// `__name__ == "__main__"` in either order, in parentheses or not.
 fn is_main_guard(condition: Node<'_>, source: &str) -> bool {
+    let condition = without_parentheses(condition);
     if condition.kind() != "comparison_operator" || !node_text(condition, source).contains("==") {
         return false;
     }
     let mut cursor = condition.walk();
-    let operands: Vec<Node<'_>> = condition.named_children(&mut cursor).collect();
+    let operands: Vec<Node<'_>> = condition.named_children(&mut cursor).map(without_parentheses).collect();
     let is_name = |n: &Node<'_>| n.kind() == "identifier" && node_text(*n, source) == "__name__";
     let is_main = |n: &Node<'_>| string_literal_value(*n, source).as_deref() == Some("__main__");
     operands.len() == 2
         && ((is_name(&operands[0]) && is_main(&operands[1])) || (is_main(&operands[0]) && is_name(&operands[1])))
+}
+
+/// The expression inside any number of parentheses (`((x))` is `x`), as Python's own parser sees it.
+fn without_parentheses(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression" {
+        let mut cursor = node.walk();
+        let inner: Vec<Node<'_>> = node.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
+        match inner.as_slice() {
+            [only] => node = *only,
+            _ => break,
+        }
+    }
+    node
 }
 
 fn starts_with_string_literal(arguments: &str) -> bool {

@@ -18,7 +18,8 @@ fn from(level: u32, module: &str, names: &[&str]) -> ImportTarget {
     ImportTarget::From { level, module: module.to_string(), names: names.iter().map(|n| n.to_string()).collect() }
 }
 
-const PLAIN: ImportContext = ImportContext { type_checking: false, conditional: false, local: false };
+const PLAIN: ImportContext =
+    ImportContext { type_checking: false, main_block: false, conditional: false, local: false };
 
 #[test]
 fn every_import_form() {
@@ -37,6 +38,50 @@ fn every_import_form() {
         ]
     );
     assert_eq!(facts.imports.iter().map(|i| i.line).collect::<Vec<_>>(), [1, 1, 2, 3, 5, 6]);
+}
+
+/// rich's `color.py` imports `rich.console` in its `if __name__ == "__main__":` block, and "Does
+/// rich.style depend on rich.console?" was answered yes through it: such an import runs only when the
+/// file is run as a script.
+#[test]
+fn imports_in_main_blocks_are_flagged_as_running_only_as_a_script() {
+    let facts = facts(
+        r#"import always
+if __name__ == "__main__":
+    import script_only
+    if TYPE_CHECKING:
+        import never
+else:
+    import otherwise
+if ('__main__' == (__name__)):
+    import reversed_in_parentheses
+if x:
+    pass
+elif __name__ == "__main__":
+    import in_elif
+elif (TYPE_CHECKING):
+    import tc_in_elif
+def main():
+    if __name__ == "__main__":
+        import in_function
+if __name__ != "__main__":
+    import not_main
+"#,
+    );
+    let context_of = |name: &str| {
+        facts.imports.iter().find(|i| i.target == module(name)).map(|i| i.context).unwrap_or_else(|| panic!("{name}"))
+    };
+    let script = ImportContext { main_block: true, conditional: true, ..PLAIN };
+    assert_eq!(context_of("always"), PLAIN);
+    assert_eq!(context_of("script_only"), script);
+    assert_eq!(context_of("never"), ImportContext { type_checking: true, ..script });
+    assert_eq!(context_of("otherwise"), ImportContext { conditional: true, ..PLAIN });
+    assert_eq!(context_of("reversed_in_parentheses"), script);
+    assert_eq!(context_of("in_elif"), script);
+    assert_eq!(context_of("tc_in_elif"), ImportContext { type_checking: true, ..PLAIN });
+    assert_eq!(context_of("in_function"), ImportContext { local: true, conditional: true, ..PLAIN });
+    assert_eq!(context_of("not_main"), ImportContext { conditional: true, ..PLAIN });
+    assert_eq!(facts.entry_points.len(), 2, "{:?}", facts.entry_points);
 }
 
 #[test]

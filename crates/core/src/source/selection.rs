@@ -1,5 +1,5 @@
-//! Which files of a snapshot are Python modules to index: `.py` files outside excluded folders and under
-//! the size limit. Pure: paths in, paths out.
+//! Which files of a snapshot are Python modules to index: `.py` files outside excluded folders, read when
+//! under the size limit (the others are modules whose bytes are skipped). Pure: paths in, paths out.
 
 use anyhow::{Context, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -40,10 +40,12 @@ impl Exclusions {
     }
 }
 
-/// A file that looked like a module but was not indexed, and why.
+/// A module whose bytes are not read (it is over the size limit), and why. It is still a module of the
+/// graph: imports of it resolve to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     pub path: String,
+    pub blob_id: String,
     pub reason: String,
 }
 
@@ -62,6 +64,7 @@ pub fn select_python_files(
         if file.size > max_file_bytes {
             skipped.push(Skipped {
                 path: file.path.clone(),
+                blob_id: file.blob_id.clone(),
                 reason: format!(
                     "{} bytes is over the {max_file_bytes}-byte limit (raise max-file-bytes to index it)",
                     file.size

@@ -1,16 +1,25 @@
 //! Graph views people can read, from a bundle: the package level (folders, edges aggregated with
 //! counts), a module's neighbourhood (`focus`, `depth`), only the import cycles, and runtime edges
 //! only. Pure: a bundle and a [`ViewRequest`] in, a [`View`] out; `render` writes Mermaid, DOT and JSON.
+//!
+//! Neighbourhoods and cycles are `graph_view::GraphView` queries on the level's graph. Cycles are found
+//! before a focus cuts the view down, so a group says how large its whole cycle is. At the package
+//! level a package with more than [`OWN_MODULES_OPEN`] modules of its own (not counting its
+//! subfolders') is shown as those modules: one box would hide them, and there is no finer package
+//! level to show them at (rich's 78 modules were one box, `rich (78)`).
 
 pub mod render;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-use petgraph::algo::tarjan_scc;
-use petgraph::graph::DiGraph;
 use serde::Serialize;
 
 use crate::bundle::Bundle;
+use crate::graph_view::{EdgeKind, Filter, GraphView, TestModules};
+
+/// A package with more modules of its own than this is shown as its modules at the package level (as
+/// `graph.html` opens it), rather than as one box.
+pub const OWN_MODULES_OPEN: usize = 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -27,9 +36,10 @@ pub struct ViewRequest {
     pub depth: usize,
     /// Only the modules in import cycles, each cycle a group.
     pub cycles: bool,
-    /// Leave out `TYPE_CHECKING`-only imports.
+    /// Only imports that run on import: leave out `TYPE_CHECKING` and `__main__`-block imports.
     pub runtime: bool,
-    /// At the package level, folders deeper than this many levels are folded into their ancestor.
+    /// At the package level, folders deeper than this many levels are folded into their ancestor (and
+    /// no package is shown as its modules).
     pub package_depth: Option<usize>,
 }
 
@@ -38,17 +48,29 @@ pub struct View {
     pub level: &'static str,
     pub nodes: Vec<ViewNode>,
     pub edges: Vec<ViewEdge>,
-    /// Cycles (or package-level cycles) as groups of node ids, largest first.
-    pub groups: Vec<Vec<String>>,
+    /// Cycles (or package-level cycles) as groups, largest first.
+    pub groups: Vec<ViewGroup>,
+}
+
+/// One cycle: how many nodes the whole cycle has, and those of them the view shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ViewGroup {
+    pub size: usize,
+    /// The members in the view, sorted.
+    pub members: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ViewNode {
     pub id: String,
+    /// `module` or `package` (at the package level, the modules of a package with more than
+    /// [`OWN_MODULES_OPEN`] of its own are modules).
+    pub kind: &'static str,
     /// Modules in it (1 for a module).
     pub modules: usize,
     /// Modules that depend on it, directly or not (the largest of its modules at the package level).
     pub dependents: usize,
+    /// In an import cycle, whether or not the rest of the cycle is in the view.
     pub in_cycle: bool,
 }
 
@@ -60,39 +82,57 @@ pub struct ViewEdge {
     pub count: usize,
     /// Every import it stands for is `TYPE_CHECKING`-only.
     pub type_checking: bool,
+    /// No import it stands for runs on import, and some are in `__main__` blocks.
+    pub main_block: bool,
+}
+
+impl ViewEdge {
+    fn kind(&self) -> EdgeKind {
+        EdgeKind::from_flags(self.type_checking, self.main_block)
+    }
 }
 
 /// The view, or an error naming a focus that matches nothing.
 pub fn view(bundle: &Bundle, request: &ViewRequest) -> anyhow::Result<View> {
-    let edges: Vec<(&str, &str, bool)> = bundle
-        .edges
-        .iter()
-        .filter(|e| !(request.runtime && e.type_checking))
-        .map(|e| (e.src.as_str(), e.dst.as_str(), e.type_checking))
-        .collect();
+    let filter = Filter::imports(request.runtime);
     let (mut nodes, mut view_edges) = match request.level {
-        Level::Module => module_level(bundle, &edges),
-        Level::Package => package_level(bundle, &edges, request.package_depth),
+        Level::Module => module_level(bundle, &filter),
+        Level::Package => package_level(bundle, &filter, request.package_depth),
     };
+    let graph = GraphView::from_edges(
+        nodes.iter().map(|n| n.id.as_str()),
+        view_edges.iter().map(|e| (e.src.as_str(), e.dst.as_str(), e.kind(), 1)),
+        &TestModules::pytest(),
+    );
+    let cycles: Vec<Vec<String>> =
+        graph.cycles(&Filter::all()).into_iter().map(|cycle| cycle.into_iter().map(str::to_string).collect()).collect();
     if let Some(focus) = &request.focus {
         let centre = resolve(bundle, &nodes, focus, request)?;
-        let keep = neighbourhood(&view_edges, &centre, request.depth);
+        let keep: BTreeSet<String> =
+            graph.neighbourhood(&centre, request.depth, &Filter::all()).into_iter().map(str::to_string).collect();
         nodes.retain(|n| keep.contains(&n.id));
         view_edges.retain(|e| keep.contains(&e.src) && keep.contains(&e.dst));
     }
-    let mut groups = strongly_connected(&nodes, &view_edges);
-    let grouped: BTreeSet<String> = groups.iter().flatten().cloned().collect();
+    let cyclic: BTreeSet<&String> = cycles.iter().flatten().collect();
     for node in &mut nodes {
-        node.in_cycle = grouped.contains(&node.id);
+        node.in_cycle = cyclic.contains(&node.id);
     }
+    let shown: BTreeSet<String> = nodes.iter().map(|n| n.id.clone()).collect();
+    let groups: Vec<ViewGroup> = cycles
+        .iter()
+        .map(|cycle| ViewGroup {
+            size: cycle.len(),
+            members: cycle.iter().filter(|m| shown.contains(*m)).cloned().collect(),
+        })
+        .filter(|group| !group.members.is_empty())
+        .collect();
     if request.cycles {
         nodes.retain(|n| n.in_cycle);
         // Only the imports inside one cycle: those between cycles would tangle the groups again.
         let group_of: BTreeMap<&String, usize> =
-            groups.iter().enumerate().flat_map(|(i, g)| g.iter().map(move |id| (id, i))).collect();
+            cycles.iter().enumerate().flat_map(|(i, g)| g.iter().map(move |id| (id, i))).collect();
         view_edges.retain(|e| group_of.get(&e.src).is_some_and(|g| group_of.get(&e.dst) == Some(g)));
     }
-    groups.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     Ok(View {
         level: if request.level == Level::Module { "module" } else { "package" },
         nodes,
@@ -110,7 +150,7 @@ pub fn largest_cycle_section(bundle: &Bundle) -> Option<String> {
     let request =
         ViewRequest { level: Level::Module, focus: None, depth: 0, cycles: true, runtime: false, package_depth: None };
     let mut shown = view(bundle, &request).ok()?;
-    let largest: BTreeSet<String> = shown.groups.first()?.iter().cloned().collect();
+    let largest: BTreeSet<String> = shown.groups.first()?.members.iter().cloned().collect();
     if largest.len() > MAX_SUMMARY_DIAGRAM {
         return None;
     }
@@ -119,20 +159,34 @@ pub fn largest_cycle_section(bundle: &Bundle) -> Option<String> {
     shown.groups.truncate(1);
     let diagram = render::mermaid(&shown).ok()?;
     Some(format!(
-        "## The largest import cycle\n\n{} modules; dashed imports are under `if TYPE_CHECKING:`.\n\n```mermaid\n{diagram}```\n",
+        "## The largest import cycle\n\n{} modules; dashed imports do not run on import (under `if TYPE_CHECKING:` or in a `__main__` block).\n\n```mermaid\n{diagram}```\n",
         largest.len()
     ))
 }
 
-fn module_level(bundle: &Bundle, edges: &[(&str, &str, bool)]) -> (Vec<ViewNode>, Vec<ViewEdge>) {
+fn module_level(bundle: &Bundle, filter: &Filter) -> (Vec<ViewNode>, Vec<ViewEdge>) {
     let nodes = bundle
         .nodes
         .values()
-        .map(|n| ViewNode { id: n.id.clone(), modules: 1, dependents: n.importers_count, in_cycle: false })
+        .map(|n| ViewNode {
+            id: n.id.clone(),
+            kind: "module",
+            modules: 1,
+            dependents: n.importers_count,
+            in_cycle: false,
+        })
         .collect();
-    let edges = edges
+    let edges = bundle
+        .edges
         .iter()
-        .map(|(src, dst, tc)| ViewEdge { src: src.to_string(), dst: dst.to_string(), count: 1, type_checking: *tc })
+        .filter(|e| filter.keeps(EdgeKind::of(e)))
+        .map(|e| ViewEdge {
+            src: e.src.clone(),
+            dst: e.dst.clone(),
+            count: 1,
+            type_checking: e.type_checking,
+            main_block: e.main_block,
+        })
         .collect();
     (nodes, edges)
 }
@@ -149,32 +203,55 @@ fn package_of(bundle: &Bundle, id: &str, depth: Option<usize>) -> String {
     }
 }
 
-fn package_level(
-    bundle: &Bundle,
-    edges: &[(&str, &str, bool)],
-    depth: Option<usize>,
-) -> (Vec<ViewNode>, Vec<ViewEdge>) {
-    let mut packages: BTreeMap<String, ViewNode> = BTreeMap::new();
+/// Folders with more than [`OWN_MODULES_OPEN`] modules of their own.
+fn large_packages(bundle: &Bundle) -> BTreeSet<String> {
+    let mut sizes: BTreeMap<&str, usize> = BTreeMap::new();
     for node in bundle.nodes.values() {
-        let id = package_of(bundle, &node.id, depth);
-        let entry = packages.entry(id.clone()).or_insert(ViewNode { id, modules: 0, dependents: 0, in_cycle: false });
+        *sizes.entry(node.folder.as_str()).or_default() += 1;
+    }
+    sizes.into_iter().filter(|(_, n)| *n > OWN_MODULES_OPEN).map(|(folder, _)| folder.to_string()).collect()
+}
+
+fn package_level(bundle: &Bundle, filter: &Filter, depth: Option<usize>) -> (Vec<ViewNode>, Vec<ViewEdge>) {
+    let expanded = if depth.is_none() { large_packages(bundle) } else { BTreeSet::new() };
+    // The node a module is drawn in: itself inside an expanded package, else its package.
+    let unit_of = |id: &str| -> String {
+        match bundle.nodes.get(id) {
+            Some(node) if expanded.contains(&node.folder) => id.to_string(),
+            _ => package_of(bundle, id, depth),
+        }
+    };
+    let mut units: BTreeMap<String, ViewNode> = BTreeMap::new();
+    for node in bundle.nodes.values() {
+        let id = unit_of(&node.id);
+        let kind = if id == node.id { "module" } else { "package" };
+        let entry =
+            units.entry(id.clone()).or_insert(ViewNode { id, kind, modules: 0, dependents: 0, in_cycle: false });
         entry.modules += 1;
         entry.dependents = entry.dependents.max(node.importers_count);
     }
-    let mut aggregated: BTreeMap<(String, String), (usize, bool)> = BTreeMap::new();
-    for (src, dst, tc) in edges {
-        let (from, to) = (package_of(bundle, src, depth), package_of(bundle, dst, depth));
+    // Per pair of units: imports, and how many are TYPE_CHECKING-only and main-block-only.
+    let mut aggregated: BTreeMap<(String, String), (usize, usize, usize)> = BTreeMap::new();
+    for edge in bundle.edges.iter().filter(|e| filter.keeps(EdgeKind::of(e))) {
+        let (from, to) = (unit_of(&edge.src), unit_of(&edge.dst));
         if from != to {
-            let entry = aggregated.entry((from, to)).or_insert((0, true));
+            let entry = aggregated.entry((from, to)).or_default();
             entry.0 += 1;
-            entry.1 &= *tc;
+            entry.1 += usize::from(edge.type_checking);
+            entry.2 += usize::from(edge.main_block);
         }
     }
     let edges = aggregated
         .into_iter()
-        .map(|((src, dst), (count, type_checking))| ViewEdge { src, dst, count, type_checking })
+        .map(|((src, dst), (count, type_checking, main_block))| ViewEdge {
+            src,
+            dst,
+            count,
+            type_checking: type_checking == count,
+            main_block: type_checking < count && type_checking + main_block == count,
+        })
         .collect();
-    (packages.into_values().collect(), edges)
+    (units.into_values().collect(), edges)
 }
 
 /// The id of the module named by its path or dotted name.
@@ -191,6 +268,7 @@ fn resolve(bundle: &Bundle, nodes: &[ViewNode], focus: &str, request: &ViewReque
     if let Some(id) = find_module(bundle, focus) {
         return Ok(match level {
             Level::Module => id.to_string(),
+            Level::Package if nodes.iter().any(|n| n.id == id) => id.to_string(),
             Level::Package => package_of(bundle, id, request.package_depth),
         });
     }
@@ -198,46 +276,4 @@ fn resolve(bundle: &Bundle, nodes: &[ViewNode], focus: &str, request: &ViewReque
         "--focus {focus} names no {} of the index",
         if level == Level::Module { "module" } else { "package (folder) or module" }
     )
-}
-
-/// Node ids within `depth` imports of `centre`, either direction.
-fn neighbourhood(edges: &[ViewEdge], centre: &str, depth: usize) -> BTreeSet<String> {
-    let mut around: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for edge in edges {
-        around.entry(&edge.src).or_default().push(&edge.dst);
-        around.entry(&edge.dst).or_default().push(&edge.src);
-    }
-    let mut seen = BTreeSet::from([centre.to_string()]);
-    let mut queue = VecDeque::from([(centre.to_string(), 0)]);
-    while let Some((id, distance)) = queue.pop_front() {
-        if distance == depth {
-            continue;
-        }
-        for next in around.get(id.as_str()).into_iter().flatten() {
-            if seen.insert(next.to_string()) {
-                queue.push_back((next.to_string(), distance + 1));
-            }
-        }
-    }
-    seen
-}
-
-/// Strongly connected components of more than one node, each sorted.
-fn strongly_connected(nodes: &[ViewNode], edges: &[ViewEdge]) -> Vec<Vec<String>> {
-    let mut graph = DiGraph::<&str, ()>::new();
-    let index: BTreeMap<&str, _> = nodes.iter().map(|n| (n.id.as_str(), graph.add_node(n.id.as_str()))).collect();
-    for edge in edges {
-        if let (Some(&a), Some(&b)) = (index.get(edge.src.as_str()), index.get(edge.dst.as_str())) {
-            graph.add_edge(a, b, ());
-        }
-    }
-    tarjan_scc(&graph)
-        .into_iter()
-        .filter(|component| component.len() > 1)
-        .map(|component| {
-            let mut ids: Vec<String> = component.iter().map(|&i| graph[i].to_string()).collect();
-            ids.sort();
-            ids
-        })
-        .collect()
 }

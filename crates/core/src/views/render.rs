@@ -17,13 +17,13 @@ pub fn mermaid(view: &View) -> Result<String, String> {
     }
     let position = positions(view);
     let mut out = String::from("graph LR\n");
-    let grouped: std::collections::BTreeSet<&String> = view.groups.iter().flatten().collect();
+    let grouped: std::collections::BTreeSet<&String> = view.groups.iter().flat_map(|g| &g.members).collect();
     for (number, group) in view.groups.iter().enumerate() {
-        let present: Vec<&String> = group.iter().filter(|id| position.contains_key(id.as_str())).collect();
+        let present: Vec<&String> = group.members.iter().filter(|id| position.contains_key(id.as_str())).collect();
         if present.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "  subgraph c{number} [\"cycle {} ({} {})\"]", number + 1, present.len(), unit(view));
+        let _ = writeln!(out, "  subgraph c{number} [\"{}\"]", group_label(view, number, group.size, present.len()));
         for id in present {
             let _ = writeln!(out, "    {}", node_line(view, id, &position));
         }
@@ -34,7 +34,7 @@ pub fn mermaid(view: &View) -> Result<String, String> {
         let _ = writeln!(out, "  {}", node_line(view, &node.id, &position));
     }
     for edge in &view.edges {
-        let arrow = if edge.type_checking { "-.->" } else { "-->" };
+        let arrow = if edge.type_checking || edge.main_block { "-.->" } else { "-->" };
         let label = if edge.count > 1 { format!("|{}|", edge.count) } else { String::new() };
         let _ = writeln!(out, "  n{} {arrow}{label} n{}", position[edge.src.as_str()], position[edge.dst.as_str()]);
     }
@@ -44,22 +44,21 @@ pub fn mermaid(view: &View) -> Result<String, String> {
     Ok(out)
 }
 
-/// Graphviz DOT: cycles as red clusters, `TYPE_CHECKING`-only imports dashed, counts as labels.
+/// Graphviz DOT: cycles as red clusters, `TYPE_CHECKING`-only imports dashed, `__main__`-block ones
+/// dotted, counts as labels.
 pub fn dot(view: &View) -> String {
     let position = positions(view);
     let mut out = String::from("digraph strata {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n");
-    let grouped: std::collections::BTreeSet<&String> = view.groups.iter().flatten().collect();
+    let grouped: std::collections::BTreeSet<&String> = view.groups.iter().flat_map(|g| &g.members).collect();
     for (number, group) in view.groups.iter().enumerate() {
-        let present: Vec<&String> = group.iter().filter(|id| position.contains_key(id.as_str())).collect();
+        let present: Vec<&String> = group.members.iter().filter(|id| position.contains_key(id.as_str())).collect();
         if present.is_empty() {
             continue;
         }
         let _ = writeln!(
             out,
-            "  subgraph cluster_{number} {{\n    label=\"cycle {} ({} {})\";\n    color=red;",
-            number + 1,
-            present.len(),
-            unit(view)
+            "  subgraph cluster_{number} {{\n    label={};\n    color=red;",
+            quoted(&group_label(view, number, group.size, present.len()))
         );
         for id in present {
             let _ = writeln!(out, "    n{} [label={}];", position[id.as_str()], quoted(&label(view, id)));
@@ -76,6 +75,8 @@ pub fn dot(view: &View) -> String {
         }
         if edge.type_checking {
             attributes.push("style=dashed".to_string());
+        } else if edge.main_block {
+            attributes.push("style=dotted".to_string());
         }
         let attributes = if attributes.is_empty() { String::new() } else { format!(" [{}]", attributes.join(", ")) };
         let _ = writeln!(out, "  n{} -> n{}{attributes};", position[edge.src.as_str()], position[edge.dst.as_str()]);
@@ -88,14 +89,24 @@ fn positions(view: &View) -> std::collections::BTreeMap<&str, usize> {
     view.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect()
 }
 
-fn unit(view: &View) -> &'static str {
-    if view.level == "module" { "modules" } else { "packages" }
+/// A cycle's label counts the whole cycle, and says how many of it are shown when not all are.
+fn group_label(view: &View, number: usize, size: usize, shown: usize) -> String {
+    let unit = match view.level {
+        "module" => "modules",
+        _ if view.nodes.iter().all(|n| n.kind == "package") => "packages",
+        _ => "nodes",
+    };
+    if shown == size {
+        format!("cycle {} ({size} {unit})", number + 1)
+    } else {
+        format!("cycle {} ({size} {unit}, {shown} shown)", number + 1)
+    }
 }
 
 /// The shown label: the path, and for a package its module count.
 fn label(view: &View, id: &str) -> String {
     match view.nodes.iter().find(|n| n.id == id) {
-        Some(node) if view.level == "package" => format!("{id} ({})", node.modules),
+        Some(node) if node.kind == "package" => format!("{id} ({})", node.modules),
         _ => id.to_string(),
     }
 }

@@ -69,11 +69,7 @@ pub fn answer_part(bundle: &Bundle, part: &Part) -> StructuralAnswer {
 }
 
 fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
-    let ranking = matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);
-    // A ranking "inside the django package": only modules under that package's folder count.
-    let within =
-        if ranking { part.modules.first().map(|m| m.id.trim_end_matches("__init__.py").to_string()) } else { None };
-    let scope = Scope::of(part, within);
+    let scope = Scope::of(part);
     let module = |i: usize| part.modules.get(i);
     let mut answer = match (part.relation, module(0)) {
         (Relation::Imports, Some(m)) => {

@@ -27,20 +27,20 @@ impl<'a> Graph<'a> {
     }
 }
 
-/// What a part counts: which imports, test modules, and (for rankings) which folder.
+/// What a part counts: which imports, test modules, and which folder (`Part::within`).
 #[derive(Debug, Clone)]
 pub(super) struct Scope {
     pub filter: Filter,
 }
 
 impl Scope {
-    pub fn of(part: &Part, within: Option<String>) -> Scope {
+    pub fn of(part: &Part) -> Scope {
         let tests = match (part.without_tests, part.only_tests) {
             (true, _) => Tests::Excluded,
             (false, true) => Tests::Only,
             (false, false) => Tests::Included,
         };
-        Scope { filter: Filter { tests, within, ..Filter::imports(part.runtime) } }
+        Scope { filter: Filter { tests, within: part.within.clone(), ..Filter::imports(part.runtime) } }
     }
 
     pub fn runtime(&self) -> bool {

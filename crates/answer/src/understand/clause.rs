@@ -503,6 +503,11 @@ impl Clause<'_> {
             .any(|h| h.cue == Cue::Itself && self.hits.iter().any(|e| is_edge(e.cue) && e.end == h.start));
         let itself =
             reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
+        // "cycles in shop", "from the rest of scrapy": a package named as where to look, not as a module
+        // the relation is about.
+        let scope = self.scope(&names);
+        let within = scope.and_then(|m| m.module_id()).map(|id| id.trim_end_matches("__init__.py").to_string());
+        let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
         if self.has(Cue::Cycle) || itself {
             // "does a chain from X lead back to X?": one module, named twice.
             let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
@@ -516,20 +521,24 @@ impl Clause<'_> {
             };
             let mut part = Part::new(relation);
             part.modules = entities(&names);
+            part.within = within;
             return Ok(Some(part));
         }
         let strong_names = names.iter().any(|m| m.strong);
         if self.has(Cue::Most) || self.has(Cue::Top) {
-            // "Inside the django package, …": a ranking within a package; any other name is unsure.
+            // "Inside the django package, …", "the most imported in shop": a ranking within a package; any
+            // other name is unsure.
             let within = match names.as_slice() {
-                [] => None,
+                [] => within,
                 [package]
-                    if package.strong && package.module.as_ref().is_some_and(|(id, _)| id.ends_with("__init__.py")) =>
+                    if within.is_none()
+                        && package.strong
+                        && package.module_id().is_some_and(|id| id.ends_with("__init__.py")) =>
                 {
-                    package.entity()
+                    package.module_id().map(|id| id.trim_end_matches("__init__.py").to_string())
                 }
                 _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
-                _ => None,
+                _ => within,
             };
             if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
                 return Err("asks for the most of something other than imports".into());
@@ -557,7 +566,7 @@ impl Clause<'_> {
                 .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
                 .find_map(|i| number(self.lower(i)));
             part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
-            part.modules = within.into_iter().collect();
+            part.within = within;
             return Ok(Some(part));
         }
         // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
@@ -574,7 +583,48 @@ impl Clause<'_> {
         if negated {
             return Err("asks about what is not imported, which I do not list".into());
         }
-        self.edge_relation(&names)
+        let mut part = self.edge_relation(&names)?;
+        if let Some(part) = &mut part
+            && within.is_some()
+        {
+            if !matches!(
+                part.relation,
+                Relation::Imports | Relation::Importers | Relation::Dependents | Relation::Dependencies
+            ) || part.modules.len() != 1
+            {
+                return Err("asks about a path and names a package as where to look".into());
+            }
+            part.within = within;
+        }
+        Ok(part)
+    }
+
+    /// The package a clause names as where to look: a package (its `__init__.py`) right after "in",
+    /// "inside", "within", "across" or "throughout" ("cycles in shop", "across the shop package") or
+    /// after "the rest of", when the clause also asks about something else: a list, not whether one
+    /// module reaches another. "Is shop.api in shop?" and "Does X import anything in shop.payments?"
+    /// keep their reading (the second is the reach question the sets ask).
+    fn scope<'m>(&self, names: &[&'m Mention]) -> Option<&'m Mention> {
+        const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
+        const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
+        // A question about the whole repository (cycles, rankings) needs no other name to be about.
+        let whole = self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top);
+        let lists = !self.yes_no() || whole;
+        names.iter().copied().find(|m| {
+            if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.index == 0 {
+                return false;
+            }
+            let mut i = m.index;
+            let mut skipped_of = false;
+            while i > self.start && SKIPPED.contains(&self.lower(i - 1)) {
+                skipped_of |= self.lower(i - 1) == "of";
+                i -= 1;
+            }
+            let before = if i > self.start { self.lower(i - 1) } else { "" };
+            let rest_of = skipped_of && before == "rest";
+            let in_scope = !skipped_of && SCOPE.contains(&before);
+            rest_of || (in_scope && lists && names.len() + usize::from(whole) >= 2)
+        })
     }
 
     /// "modules that only import the standard library": modules that import no module of the

@@ -100,6 +100,12 @@ pub struct Part {
     /// How many modules a ranking lists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top: Option<usize>,
+    /// The folder the answer is limited to (`shop/`), when the question names a package as its scope:
+    /// "cycles in shop", "the most imported modules inside django", "what X needs from the rest of
+    /// scrapy". Modules outside it neither count nor are listed; for the repository's only top-level
+    /// package it is the whole repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
     /// Test modules left out (as importers and as results).
     pub without_tests: bool,
     /// Only test modules in the result.
@@ -120,6 +126,7 @@ impl Part {
             count: false,
             yes_no: false,
             top: None,
+            within: None,
             without_tests: false,
             only_tests: false,
             result: None,

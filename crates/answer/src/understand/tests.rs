@@ -113,6 +113,39 @@ fn pairs_are_paths_with_their_direction() {
 }
 
 #[test]
+fn a_package_named_as_where_to_look_limits_the_answer() {
+    // The package is where to look, not a module the relation is about.
+    for question in [
+        "Are there any import cycles in shop?",
+        "Which cycles are there across the whole shop package?",
+        "List the import cycles within shop.",
+    ] {
+        let cycles = part(question);
+        assert_eq!((cycles.relation, cycles.within.as_deref()), (Relation::Cycles, Some("shop/")), "{question}");
+        assert!(cycles.modules.is_empty(), "{question}");
+    }
+    let rest = part("What does shop.api depend on, directly or indirectly, in the rest of shop?");
+    assert_eq!((rest.relation, ids(&rest), rest.within.as_deref()), (Relation::Dependencies, vec![API], Some("shop/")));
+    let listed = part("Which modules in shop import shop.models?");
+    assert_eq!(
+        (listed.relation, ids(&listed), listed.within.as_deref()),
+        (Relation::Importers, vec![MODELS], Some("shop/"))
+    );
+    let ranked = part("What are the most imported modules in shop?");
+    assert_eq!((ranked.relation, ranked.within.as_deref()), (Relation::MostImported, Some("shop/")));
+    assert!(ranked.modules.is_empty());
+    // A package that is the subject or the object keeps its reading.
+    let cycle_of = part("Is shop part of an import cycle?");
+    assert_eq!(
+        (cycle_of.relation, ids(&cycle_of), cycle_of.within.clone()),
+        (Relation::CycleOf, vec!["shop/__init__.py"], None)
+    );
+    let reach = part("Does shop.api import anything in shop?");
+    assert_eq!((reach.relation, reach.within), (Relation::Reach, None));
+    assert_eq!(part("Which modules import shop?").within, None);
+}
+
+#[test]
 fn modifiers_change_the_part() {
     let runtime = part("Which modules import shop.models, ignoring TYPE_CHECKING imports?");
     assert!(runtime.runtime && runtime.relation == Relation::Importers);

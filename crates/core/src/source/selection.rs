@@ -6,9 +6,14 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use super::FileEntry;
 
-/// Folder names never indexed: virtualenvs, build output, caches, vendored JavaScript.
+/// Folder names never indexed: virtualenvs, caches, vendored JavaScript.
 pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
-    &["__pycache__", "venv", "virtualenv", "site-packages", "node_modules", "build", "dist", "htmlcov"];
+    &["__pycache__", "venv", "virtualenv", "site-packages", "node_modules", "htmlcov"];
+
+/// Folder names of build output (`build/lib/pkg/…`, `dist/…`), not indexed unless the folder is a
+/// package of its own (it holds an `__init__.py`): `conan/tools/build/` is code, `build/` at the top of a
+/// checkout is a copy of it.
+pub const BUILD_OUTPUT_DIRS: &[&str] = &["build", "dist"];
 
 /// The exclusion rules: built-in folder names, hidden folders, and user globs.
 #[derive(Debug, Clone)]
@@ -31,11 +36,20 @@ impl Exclusions {
         Ok(Exclusions { globs: builder.build().context("cannot compile exclude patterns")? })
     }
 
-    pub fn excludes(&self, path: &str) -> bool {
-        let mut folders = path.split('/').rev().skip(1);
-        let in_excluded_folder = folders.any(|folder| {
-            folder.starts_with('.') || folder.ends_with(".egg-info") || DEFAULT_EXCLUDED_DIRS.contains(&folder)
-        });
+    /// Whether `path` is left out; `is_package(folder)` says whether a folder (a path prefix, no
+    /// trailing `/`) holds an `__init__.py`, which keeps a package named like build output.
+    pub fn excludes(&self, path: &str, is_package: impl Fn(&str) -> bool) -> bool {
+        let mut end = 0;
+        let mut in_excluded_folder = false;
+        let folders: Vec<&str> = path.split('/').collect();
+        for folder in &folders[..folders.len().saturating_sub(1)] {
+            end += folder.len();
+            in_excluded_folder |= folder.starts_with('.')
+                || folder.ends_with(".egg-info")
+                || DEFAULT_EXCLUDED_DIRS.contains(folder)
+                || (BUILD_OUTPUT_DIRS.contains(folder) && !is_package(&path[..end]));
+            end += 1;
+        }
         in_excluded_folder || self.globs.is_match(path)
     }
 }
@@ -55,10 +69,12 @@ pub fn select_python_files(
     exclusions: &Exclusions,
     max_file_bytes: u64,
 ) -> (Vec<FileEntry>, Vec<Skipped>) {
+    let packages: std::collections::BTreeSet<&str> =
+        files.iter().filter_map(|file| file.path.strip_suffix("/__init__.py")).collect();
     let mut selected = Vec::new();
     let mut skipped = Vec::new();
     for file in files {
-        if !file.path.ends_with(".py") || exclusions.excludes(&file.path) {
+        if !file.path.ends_with(".py") || exclusions.excludes(&file.path, |folder| packages.contains(folder)) {
             continue;
         }
         if file.size > max_file_bytes {
@@ -109,8 +125,33 @@ mod tests {
     #[test]
     fn a_file_named_like_an_excluded_folder_is_kept() {
         let exclusions = Exclusions::new(&[]).unwrap();
-        assert!(!exclusions.excludes("pkg/build.py"));
-        assert!(exclusions.excludes("build/pkg/a.py"));
+        assert!(!exclusions.excludes("pkg/build.py", |_| false));
+        assert!(exclusions.excludes("build/pkg/a.py", |_| false));
+    }
+
+    #[test]
+    fn a_package_named_like_build_output_is_indexed() {
+        let exclusions = Exclusions::new(&[]).unwrap();
+        let files = [
+            entry("conan/__init__.py", 10),
+            entry("conan/tools/__init__.py", 10),
+            entry("conan/tools/build/__init__.py", 10),
+            entry("conan/tools/build/cppstd.py", 10),
+            entry("build/lib/conan/__init__.py", 10),
+            entry("dist/conan/tools/build/__init__.py", 10),
+            entry("conan/dist/helper.py", 10),
+        ];
+        let (selected, _) = select_python_files(&files, &exclusions, 1_000);
+        let paths: Vec<&str> = selected.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "conan/__init__.py",
+                "conan/tools/__init__.py",
+                "conan/tools/build/__init__.py",
+                "conan/tools/build/cppstd.py"
+            ]
+        );
     }
 
     #[test]

@@ -66,8 +66,35 @@ impl Clause<'_> {
     /// ("from models", "importers of tasks", "breaking conf"), or as the subject of one ("models depends on").
     pub(super) fn placed(&self, mention: &Mention) -> bool {
         const BEFORE: &[&str] = &[
-            "from", "to", "between", "and", "of", "for", "by", "both", "on", "upon", "in", "does", "do", "did", "is",
-            "are", "can", "could", "with", "as", "whether", "through", "via", "like", "at",
+            "from",
+            "to",
+            "between",
+            "and",
+            "of",
+            "for",
+            "by",
+            "both",
+            "on",
+            "upon",
+            "in",
+            "does",
+            "do",
+            "did",
+            "is",
+            "are",
+            "can",
+            "could",
+            "with",
+            "as",
+            "whether",
+            "through",
+            "via",
+            "like",
+            "at",
+            "within",
+            "inside",
+            "across",
+            "throughout",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {

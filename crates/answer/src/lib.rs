@@ -381,6 +381,23 @@ impl Answerer<'_> {
         self.declined(question, reason, Vec::new())
     }
 
+    /// Whether the question refers to a module named before it ("what imports it?", "is that module
+    /// in a cycle?") and names none itself: a follow-up, whose subject the conversation holds.
+    pub fn refers_back(&self, question: &str) -> bool {
+        let linker = entities::EntityLinker::new(self.bundle);
+        understand::understand(question, &linker).refers_back.is_some()
+    }
+
+    /// The follow-up `question` with its reference replaced by `subject`, the module the previous
+    /// answer was about; `None` when it refers to nothing or `subject` is not a module of the index.
+    pub fn follow_up(&self, question: &str, subject: &str) -> Option<String> {
+        if !self.bundle.nodes.contains_key(subject) {
+            return None;
+        }
+        let linker = entities::EntityLinker::new(self.bundle);
+        understand::understand(question, &linker).resolved(question, subject)
+    }
+
     /// The topic of a question about a pull request's change, unless the question names what it asks
     /// about well enough for the graph to answer it ("we changed cart in this PR: what imports it?").
     pub fn change_question(&self, question: &str) -> Option<change::ChangeTopic> {

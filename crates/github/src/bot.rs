@@ -16,10 +16,7 @@ use serde_json::json;
 
 use super::artifact::{IndexSource, MissingIndex, RefusedIndex, download_index, find_index_artifact};
 use super::client::GitHub;
-use super::comment::{
-    ANSWER_MARKER, Asked, CommentContext, answer_comment, error_comment, previous_subject, refers_back,
-    resolve_follow_up,
-};
+use super::comment::{ANSWER_MARKER, Asked, CommentContext, answer_comment, error_comment, previous_subject};
 use super::event::{CommentEvent, Triage, triage};
 use super::limits::{Allowance, Asking, ModelLimits, model_allowance};
 use super::pull::{ChangeUnavailable, fetch_pull, list_files, pull_request_impact};
@@ -184,13 +181,13 @@ async fn answer_in_thread(
     let dir = settings.work_dir.join(format!("index-{}", event.comment.id));
     download_index(github, &source, &found, &dir, settings.limits).await?;
     let index = LoadedIndex::open(&dir, settings.llm.as_ref()).await?;
-    // A follow-up ("what imports it?") costs one extra call, only when it refers back.
+    // A follow-up ("what imports it?") costs one extra call, only when the question refers back and
+    // names no module itself (the one question reader says which words refer back).
+    let reader = index.answerer(None);
     let subject =
-        if refers_back(question) { thread.previous_subject(github, event.issue.comments).await } else { None };
-    let question = match subject {
-        Some(subject) => resolve_follow_up(question, &subject).unwrap_or_else(|| question.to_string()),
-        None => question.to_string(),
-    };
+        if reader.refers_back(question) { thread.previous_subject(github, event.issue.comments).await } else { None };
+    let question =
+        subject.and_then(|subject| reader.follow_up(question, &subject)).unwrap_or_else(|| question.to_string());
     let mut ctx = CommentContext {
         server_url: settings.server_url.clone(),
         owner: thread.owner.clone(),

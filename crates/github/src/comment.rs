@@ -375,19 +375,6 @@ pub fn previous_subject<'a>(bodies: impl DoubleEndedIterator<Item = &'a str>) ->
     bodies.rev().filter_map(AnswerMarker::of).map(|marker| marker.subject).find(|subject| !subject.is_empty())
 }
 
-static REFERENCE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:(?:that|this|the same) (?:module|file|one)|it)\b").expect("valid regex"));
-
-/// Whether a question refers back to an earlier answer ("what imports it?").
-pub fn refers_back(question: &str) -> bool {
-    REFERENCE.is_match(question)
-}
-
-/// Replaces "it", "that module" and similar in a follow-up question with the previous answer's subject.
-pub fn resolve_follow_up(question: &str, subject: &str) -> Option<String> {
-    refers_back(question).then(|| REFERENCE.replace(question, subject).into_owned())
-}
-
 /// The context the comment tests render in: github.com/acme/shop at a fixed commit, one secret.
 #[cfg(test)]
 pub(crate) fn test_context() -> CommentContext {

@@ -152,9 +152,21 @@ pub struct Understanding {
     /// The question uses words of the import graph (imports, cycles, defined, exports...), understood or not.
     #[serde(skip)]
     pub about_the_graph: bool,
+    /// The byte span of words that refer to a module named before the question ("what imports *it*?",
+    /// "is *that module* in a cycle?") when nothing in the question names one: a follow-up, which a
+    /// reader that knows the conversation resolves ([`Understanding::resolved`]).
+    #[serde(skip)]
+    pub refers_back: Option<(usize, usize)>,
 }
 
 impl Understanding {
+    /// The question with its reference to a module named before replaced by `subject` (that module's
+    /// path), when it has one.
+    pub fn resolved(&self, question: &str, subject: &str) -> Option<String> {
+        let (start, end) = self.refers_back?;
+        Some(format!("{}{subject}{}", question.get(..start)?, question.get(end..)?))
+    }
+
     /// Whether the whole question was understood, so the graph answers it exactly.
     pub fn complete(&self) -> bool {
         self.complete
@@ -174,6 +186,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let mut unsure = None;
     let mut unknown = None;
     let mut previous_mentions: Vec<Mention> = Vec::new();
+    let mut refers_back = None;
     // Statements around the question give it names to refer to ("We're splitting X. Who imports it?")
     // but ask nothing themselves.
     let has_question = clauses.iter().any(|c| !c.is_context());
@@ -197,6 +210,14 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         asked_yet = true;
         clause.topicalize();
         clause.antecede();
+        // A reference with no name said before it in the question refers to the conversation.
+        if previous_mentions.is_empty()
+            && pending_entities.is_empty()
+            && let Some((first, last)) = clause.reference()
+            && !clause.mentions.iter().any(|m| m.index <= last)
+        {
+            refers_back = refers_back.or(Some((words[first].start, words[last].end)));
+        }
         if clause.mentions.is_empty() && clause.refers_back() && pending_entities.is_empty() {
             clause.adopt(previous_mentions.clone());
         } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !previous_mentions.is_empty() {
@@ -296,7 +317,15 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
                 | Cue::Upstream
         )
     });
-    Understanding { complete: unsure.is_none() && !parts.is_empty(), parts, unsure, linked, unknown, about_the_graph }
+    Understanding {
+        complete: unsure.is_none() && !parts.is_empty(),
+        parts,
+        unsure,
+        linked,
+        unknown,
+        about_the_graph,
+        refers_back,
+    }
 }
 
 /// The same question asked twice ("does anything import X, and if so which?") is one part with both

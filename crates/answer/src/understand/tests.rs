@@ -113,6 +113,31 @@ fn pairs_are_paths_with_their_direction() {
 }
 
 #[test]
+fn a_reference_to_a_module_named_before_the_question_is_left_to_the_conversation() {
+    let resolve = |q: &str| parse(q).resolved(q, CART);
+    assert_eq!(resolve("what imports it?").as_deref(), Some("what imports shop/cart.py?"));
+    assert_eq!(resolve("Is that module part of a cycle?").as_deref(), Some("Is shop/cart.py part of a cycle?"));
+    assert_eq!(
+        resolve("Does the same file import shop.models?").as_deref(),
+        Some("Does shop/cart.py import shop.models?")
+    );
+    assert_eq!(
+        resolve("And does it import shop.models?").as_deref(),
+        Some("And does shop/cart.py import shop.models?")
+    );
+    // The question names what it refers to, or refers to nothing.
+    for question in [
+        "what imports shop/api.py?",
+        "We are splitting shop.api. Who imports it?",
+        "shop.api: who imports it?",
+        "Does shop.api import shop.models, and is it in a cycle?",
+        "What are the most imported modules?",
+    ] {
+        assert_eq!(resolve(question), None, "{question}");
+    }
+}
+
+#[test]
 fn a_package_named_as_where_to_look_limits_the_answer() {
     // The package is where to look, not a module the relation is about.
     for question in [

@@ -123,13 +123,3 @@ fn long_error_messages_are_cut_before_they_are_made_inert() {
     assert!(body.len() <= MAX_COMMENT_BYTES && body.contains("(cut:"), "{}", body.len());
     assert!(!body.contains("evil"), "the cut text is not posted");
 }
-
-#[test]
-fn follow_ups_name_the_previous_subject() {
-    assert_eq!(resolve_follow_up("what imports it?", "shop/cart.py").as_deref(), Some("what imports shop/cart.py?"));
-    assert_eq!(
-        resolve_follow_up("Is that module part of a cycle?", "shop/cart.py").as_deref(),
-        Some("Is shop/cart.py part of a cycle?")
-    );
-    assert_eq!(resolve_follow_up("what imports shop/api.py?", "shop/cart.py"), None);
-}

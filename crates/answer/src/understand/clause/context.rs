@@ -52,6 +52,22 @@ impl Clause<'_> {
         })
     }
 
+    /// The words that refer to a module named before ("it", "that module", "this file"): their first
+    /// and last word, for a reader that knows what came before the question.
+    pub fn reference(&self) -> Option<(usize, usize)> {
+        const NOUNS: &[&str] = &["module", "file", "one", "package"];
+        for i in self.range() {
+            let next = |k: usize| if i + k < self.end { self.lower(i + k) } else { "" };
+            match self.lower(i) {
+                "the" if next(1) == "same" && NOUNS.contains(&next(2)) => return Some((i, i + 2)),
+                "that" | "this" if NOUNS.contains(&next(1)) => return Some((i, i + 1)),
+                "it" => return Some((i, i)),
+                _ => {}
+            }
+        }
+        None
+    }
+
     /// The position of "it" or "them", where a name said before stands.
     pub fn pronoun_at(&self) -> Option<usize> {
         self.range().find(|&i| matches!(self.lower(i), "it" | "them"))

@@ -99,9 +99,9 @@ pub struct Answer {
 /// The topic of a question about a pull request's change: it points at the change and names no module
 /// the graph could answer about instead ("does this change add a cycle?" is about the change even
 /// though "is there a cycle?" is understood; "we changed cart in this PR: what imports it?" is not).
-fn about_the_change(question: &str, understood: &understand::Understanding) -> Option<change::ChangeTopic> {
-    let topic = change::change_topic(question)?;
-    (!understood.complete() || understood.linked.is_empty()).then_some(topic)
+fn about_the_change(understood: &understand::Understanding) -> Option<change::ChangeQuestion> {
+    let asked = understood.change?;
+    (!understood.complete() || understood.linked.is_empty()).then_some(asked)
 }
 
 /// The reply to a question about a change where there is none (a terminal, an issue).
@@ -122,9 +122,25 @@ pub struct Answerer<'a> {
 
 impl Answerer<'_> {
     pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
+        let understood = self.understand(question);
+        self.answer_understood(question, understood).await
+    }
+
+    /// How the one question reader understands `question` against this index.
+    pub fn understand(&self, question: &str) -> understand::Understanding {
+        understand::understand(question.trim(), &entities::EntityLinker::new(self.bundle))
+    }
+
+    /// The answer to `question`, already read by [`Answerer::understand`] (the bot reads a question
+    /// once, for follow-ups and pull requests, then answers it).
+    pub async fn answer_understood(
+        &self,
+        question: &str,
+        understood: understand::Understanding,
+    ) -> anyhow::Result<Answer> {
         let question = question.trim();
         let linker = entities::EntityLinker::new(self.bundle);
-        let (understood, mut notes) = match self.route(question, &linker) {
+        let (understood, mut notes) = match self.route_understood(question, understood) {
             Route::Answered(answer) => return Ok(*answer),
             Route::Search { understood, notes } => (understood, notes),
         };
@@ -179,7 +195,12 @@ impl Answerer<'_> {
     /// answers from the graph, and names nothing holds. The fit (`strata eval fit`) routes questions
     /// the same way.
     pub fn route(&self, question: &str, linker: &EntityLinker<'_>) -> Route {
+        self.route_understood(question, understand::understand(question.trim(), linker))
+    }
+
+    fn route_understood(&self, question: &str, understood: understand::Understanding) -> Route {
         let question = question.trim();
+        let mut understood = understood;
         if question.is_empty() {
             return self.route_declined(question, "The question is empty. Ask about the code, for example `what imports <module>?` or `where is <class> defined?`.".to_string(), None);
         }
@@ -187,9 +208,8 @@ impl Answerer<'_> {
             let reason = format!("The question is longer than {MAX_QUESTION_CHARS} characters; ask something shorter.");
             return self.route_declined(question, reason, None);
         }
-        let mut understood = understand::understand(question, linker);
         // "What does this PR affect?": only the bot on a pull request knows the change.
-        if about_the_change(question, &understood).is_some() {
+        if about_the_change(&understood).is_some() {
             return self.route_declined(question, NEEDS_A_PULL_REQUEST.to_string(), Some(understood));
         }
         if understood.complete() {
@@ -381,28 +401,20 @@ impl Answerer<'_> {
         self.declined(question, reason, Vec::new())
     }
 
-    /// Whether the question refers to a module named before it ("what imports it?", "is that module
-    /// in a cycle?") and names none itself: a follow-up, whose subject the conversation holds.
-    pub fn refers_back(&self, question: &str) -> bool {
-        let linker = entities::EntityLinker::new(self.bundle);
-        understand::understand(question, &linker).refers_back.is_some()
-    }
-
-    /// The follow-up `question` with its reference replaced by `subject`, the module the previous
-    /// answer was about; `None` when it refers to nothing or `subject` is not a module of the index.
-    pub fn follow_up(&self, question: &str, subject: &str) -> Option<String> {
+    /// `question` with its reference to a module named before it ("what imports it?", "is that module
+    /// in a cycle?") replaced by `subject`, the module the previous answer was about; `None` when it
+    /// names what it is about or refers to nothing, or `subject` is not a module of the index.
+    pub fn follow_up(&self, question: &str, understood: &understand::Understanding, subject: &str) -> Option<String> {
         if !self.bundle.nodes.contains_key(subject) {
             return None;
         }
-        let linker = entities::EntityLinker::new(self.bundle);
-        understand::understand(question, &linker).resolved(question, subject)
+        understood.resolved(question.trim(), subject)
     }
 
-    /// The topic of a question about a pull request's change, unless the question names what it asks
-    /// about well enough for the graph to answer it ("we changed cart in this PR: what imports it?").
-    pub fn change_question(&self, question: &str) -> Option<change::ChangeTopic> {
-        let linker = entities::EntityLinker::new(self.bundle);
-        about_the_change(question, &understand::understand(question, &linker))
+    /// What a question asks about a pull request's change, unless it names what it asks about well
+    /// enough for the graph to answer it ("we changed cart in this PR: what imports it?").
+    pub fn change_question(&self, understood: &understand::Understanding) -> Option<change::ChangeQuestion> {
+        about_the_change(understood)
     }
 
     /// The exact answer to a question about a pull request's change (the bot computes the impact);

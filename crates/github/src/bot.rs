@@ -21,8 +21,9 @@ use super::event::{CommentEvent, Triage, triage};
 use super::limits::{Allowance, Asking, ModelLimits, model_allowance};
 use super::pull::{ChangeUnavailable, fetch_pull, list_files, pull_request_impact};
 use super::unzip::{ArchiveLimits, UnsafeArchive};
-use strata_answer::change::{ChangeTopic, answer_about_change, mentioned_modules};
+use strata_answer::change::{ChangeQuestion, answer_about_change};
 use strata_answer::loaded::LoadedIndex;
+use strata_answer::understand::change::mentioned_modules;
 use strata_answer::{Answer, ChatSettings, Mode};
 use strata_core::config::LlmServer;
 use strata_core::secret::Secret;
@@ -181,13 +182,22 @@ async fn answer_in_thread(
     let dir = settings.work_dir.join(format!("index-{}", event.comment.id));
     download_index(github, &source, &found, &dir, settings.limits).await?;
     let index = LoadedIndex::open(&dir, settings.llm.as_ref()).await?;
-    // A follow-up ("what imports it?") costs one extra call, only when the question refers back and
-    // names no module itself (the one question reader says which words refer back).
+    // The question is read once, by the one question reader `ask` uses. A follow-up ("what imports
+    // it?") costs one extra call, only when it refers back and names no module itself; the question
+    // with the previous answer's module in place of the reference is read again.
     let reader = index.answerer(None);
-    let subject =
-        if reader.refers_back(question) { thread.previous_subject(github, event.issue.comments).await } else { None };
-    let question =
-        subject.and_then(|subject| reader.follow_up(question, &subject)).unwrap_or_else(|| question.to_string());
+    let mut understood = reader.understand(question);
+    let subject = match understood.refers_back {
+        Some(_) => thread.previous_subject(github, event.issue.comments).await,
+        None => None,
+    };
+    let question = match subject.and_then(|subject| reader.follow_up(question, &understood, &subject)) {
+        Some(resolved) => {
+            understood = reader.understand(&resolved);
+            resolved
+        }
+        None => question.to_string(),
+    };
     let mut ctx = CommentContext {
         server_url: settings.server_url.clone(),
         owner: thread.owner.clone(),
@@ -201,9 +211,10 @@ async fn answer_in_thread(
     // such a question needs a pull request.)
     let asked = Asked { comment_id: event.comment.id, asker: event.comment.user.login.clone() };
     if event.issue.pull_request.is_some()
-        && let Some(topic) = index.answerer(None).change_question(&question)
+        && let Some(about_change) = reader.change_question(&understood)
     {
-        let (answer, head_sha) = answer_about_pull(github, thread, &source, &dir, &index, &question, topic).await?;
+        let (answer, head_sha) =
+            answer_about_pull(github, thread, &source, &dir, &index, &question, about_change).await?;
         ctx.pull_head = Some(head_sha);
         return Ok((answer_comment(&answer, &asked, &ctx), answer.mode, answer.diagnostics));
     }
@@ -228,7 +239,7 @@ async fn answer_in_thread(
         }
         None => (None, None),
     };
-    let mut answer = index.answerer(chat.as_ref()).answer(&question).await?;
+    let mut answer = index.answerer(chat.as_ref()).answer_understood(&question, understood).await?;
     // An exact answer never needed the model: the note would only puzzle.
     if let Some(note) = withheld
         && answer.mode != Mode::Structural
@@ -247,14 +258,14 @@ async fn answer_about_pull(
     index_dir: &std::path::Path,
     index: &LoadedIndex,
     question: &str,
-    topic: ChangeTopic,
+    about_change: ChangeQuestion,
 ) -> Result<(Answer, String)> {
     let pull = fetch_pull(github, &thread.owner, &thread.repo, thread.number).await?;
     let (files, truncated) = list_files(github, &thread.owner, &thread.repo, thread.number).await?;
     let (head, change) =
         pull_request_impact(github, &thread.owner, &thread.repo, &pull, &files, index_dir, &index.manifest).await?;
     let mentioned = mentioned_modules(question, &head.bundle);
-    let (text, cited) = answer_about_change(question, topic, &change, &mentioned);
+    let (text, cited) = answer_about_change(&about_change, &change, &mentioned);
     let head_short: String = pull.head_sha.chars().take(12).collect();
     let mut notes = vec![format!(
         "Computed from the index of `{}` with the {} file(s) this pull request changes (head `{head_short}`) laid over it, as if it were merged now. Nothing was checked out or run.",

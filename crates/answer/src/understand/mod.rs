@@ -5,6 +5,7 @@
 //! (`clause`). A question is answered from the graph only when every part of it was understood;
 //! otherwise [`Understanding::unsure`] says what was not, and the question goes to retrieval.
 
+pub mod change;
 mod clause;
 pub mod lexicon;
 pub mod words;
@@ -157,6 +158,10 @@ pub struct Understanding {
     /// reader that knows the conversation resolves ([`Understanding::resolved`]).
     #[serde(skip)]
     pub refers_back: Option<(usize, usize)>,
+    /// What it asks about a pull request's change, when it points at one ("what does this PR
+    /// affect?"); whether it is answered so depends on the rest (`Answerer::change_question`).
+    #[serde(skip)]
+    pub change: Option<change::ChangeQuestion>,
 }
 
 impl Understanding {
@@ -325,6 +330,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         unknown,
         about_the_graph,
         refers_back,
+        change: change::read(question),
     }
 }
 

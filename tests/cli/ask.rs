@@ -83,6 +83,27 @@ fn cycles_everywhere_and_for_one_module() {
 }
 
 #[test]
+fn two_modules_in_one_cycle_and_cycles_inside_a_package() {
+    let together = ask("Are shop.cart and shop.models in an import cycle together?");
+    assert!(
+        text(&together).starts_with("Yes: `shop/cart.py` and `shop/models.py` are in one import cycle, of 2 modules"),
+        "{}",
+        text(&together)
+    );
+    assert_eq!(together["understood"]["parts"][0]["result"]["yes"], true, "{together:#}");
+    let apart = ask("Are shop.cart and shop.api in the same cycle?");
+    assert!(
+        text(&apart).starts_with("No: `shop/cart.py` is in an import cycle of 2 modules, and `shop/api.py` is not")
+    );
+    let runtime = ask("Is there a cycle between shop.cart and shop.models at runtime?");
+    assert!(text(&runtime).starts_with("No: `shop/cart.py` is not part of any import cycle at runtime"));
+    assert!(text(&runtime).contains("in a cycle of 2 modules with `shop/models.py`"), "{}", text(&runtime));
+    // The package as where to look: the cycles inside it, not the cycle of its `__init__.py`.
+    let inside = ask("Are there any import cycles in shop?");
+    assert!(text(&inside).starts_with("Yes: there is 1 import cycle inside `shop/`"), "{}", text(&inside));
+}
+
+#[test]
 fn central_and_leaf_modules() {
     let central = ask("What are the most central modules?");
     assert!(

@@ -94,6 +94,10 @@ fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
             None => unanswerable(),
         },
         (Relation::CycleOf, Some(m)) => wording::cycle_of(m, &query::cycle_of(graph, &m.id, &scope), &scope),
+        (Relation::SameCycle, Some(a)) => match module(1) {
+            Some(b) => wording::same_cycle(a, b, &query::cycle_of(graph, &a.id, &scope), &scope),
+            None => unanswerable(),
+        },
         (Relation::Cycles, _) => wording::cycles(&query::cycles(graph, &scope), &scope, part.yes_no),
         (Relation::LargestCycle, _) => wording::largest_cycle(&query::cycles(graph, &scope), &scope),
         (Relation::MostImported, _) => {

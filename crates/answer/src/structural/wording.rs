@@ -357,6 +357,68 @@ pub(super) fn cycle_of(entity: &Entity, result: &CycleOf<'_>, scope: &Scope) -> 
     }
 }
 
+/// Whether `b` is in `a`'s import cycle: one cycle holding both, or why not.
+pub(super) fn same_cycle(a: &Entity, b: &Entity, result: &CycleOf<'_>, scope: &Scope) -> StructuralAnswer {
+    let words = scope_words(scope);
+    let cited = vec![(a.id.clone(), None), (b.id.clone(), None)];
+    let Some((members, status)) = &result.cycle else {
+        let elsewhere = match &result.counting_every_import {
+            Some((members, status)) => {
+                let only = only_through(&status.only_through).map(|o| format!(", {o}")).unwrap_or_default();
+                let with = if members.contains(&b.id.as_str()) { "with" } else { "without" };
+                format!(
+                    " Counting every import, it is in a cycle of {} modules {with} `{}`{only}.",
+                    members.len(),
+                    b.id
+                )
+            }
+            None => String::new(),
+        };
+        return StructuralAnswer {
+            text: format!(
+                "No: `{}` is not part of any import cycle{words}, so it shares none with `{}`.{elsewhere}",
+                a.id, b.id
+            ),
+            cited,
+            result: ExactResult {
+                yes: Some(false),
+                count: Some(0),
+                modules: Some(Vec::new()),
+                ..ExactResult::default()
+            },
+        };
+    };
+    let result = ExactResult {
+        yes: Some(members.contains(&b.id.as_str())),
+        count: Some(members.len()),
+        modules: Some(members.iter().map(|m| m.to_string()).collect()),
+        ..ExactResult::default()
+    };
+    let quoted: Vec<String> = members.iter().map(|m| code(m)).collect();
+    let text = if result.yes == Some(true) {
+        let runtime_note = match (scope.runtime(), cycle_at_runtime(status.runtime_size, &status.only_through)) {
+            (false, Some(note)) => format!(" There is {note}."),
+            _ => String::new(),
+        };
+        format!(
+            "Yes: `{}` and `{}` are in one import cycle{words}, of {} modules: {}.{runtime_note}",
+            a.id,
+            b.id,
+            members.len(),
+            limited(&quoted, MAX_LISTED)
+        )
+    } else {
+        format!(
+            "No: `{}` is in an import cycle{words} of {} modules, and `{}` is not in it: {}.",
+            a.id,
+            members.len(),
+            b.id,
+            limited(&quoted, MAX_LISTED)
+        )
+    };
+    StructuralAnswer { text, cited, result }
+}
+
 /// Modules ranked by direct importers ("imported by") or by every module depending on them
 /// ("depended on"); ties beyond the last place are named.
 pub(super) fn ranking(ranked: &[(usize, &str)], measure: Measure, top: usize, scope: &Scope) -> StructuralAnswer {

@@ -517,6 +517,7 @@ impl Clause<'_> {
                 0 if self.has(Cue::Most) => Relation::LargestCycle,
                 0 => Relation::Cycles,
                 1 => Relation::CycleOf,
+                2 if self.together() => Relation::SameCycle,
                 _ => return Err("asks about a cycle and several modules".into()),
             };
             let mut part = Part::new(relation);
@@ -625,6 +626,12 @@ impl Clause<'_> {
             let in_scope = !skipped_of && SCOPE.contains(&before);
             rest_of || (in_scope && lists && names.len() + usize::from(whole) >= 2)
         })
+    }
+
+    /// "A and B in a cycle together", "in the same cycle", "a cycle between A and B", "with each other":
+    /// two modules in one cycle, not each in a cycle of its own.
+    fn together(&self) -> bool {
+        self.has_word(&["together", "same", "between", "other", "another", "mutual", "mutually"])
     }
 
     /// "modules that only import the standard library": modules that import no module of the

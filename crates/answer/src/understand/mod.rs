@@ -34,6 +34,8 @@ pub enum Relation {
     Reach,
     /// The import cycle a module is in.
     CycleOf,
+    /// Whether two modules are in one import cycle together.
+    SameCycle,
     /// All import cycles.
     Cycles,
     /// The largest import cycle.
@@ -339,7 +341,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
 fn merge(parts: Vec<Part>) -> Vec<Part> {
     // "What imports A and B?" asks about each.
     let each = parts.into_iter().flat_map(|part| {
-        if part.relation == Relation::Reach || part.modules.len() < 2 {
+        if matches!(part.relation, Relation::Reach | Relation::SameCycle) || part.modules.len() < 2 {
             vec![part]
         } else {
             part.modules.iter().map(|m| Part { modules: vec![m.clone()], ..part.clone() }).collect()

@@ -193,6 +193,17 @@ fn cycles_leaves_definitions_exports() {
     let of = part("Is shop/cart.py part of a cycle?");
     assert_eq!((of.relation, of.yes_no), (Relation::CycleOf, true));
     assert_eq!(part("Does shop.cart end up importing itself?").relation, Relation::CycleOf);
+    // Two modules in one cycle, when the question says so; "each in a cycle" is not read.
+    for question in [
+        "Are shop.cart and shop.models in an import cycle together?",
+        "Is there a cycle between shop.cart and shop.models?",
+        "Do shop.cart and shop.models import each other?",
+    ] {
+        let same = parse(question);
+        let got: Vec<(Relation, Vec<&str>)> = same.parts.iter().map(|p| (p.relation, ids(p))).collect();
+        assert_eq!(got, [(Relation::SameCycle, vec![CART, MODELS])], "{question}: {:?}", same.unsure);
+    }
+    assert!(!parse("Are shop.cart and shop.models in import cycles?").complete());
     assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
     assert_eq!(part("Which modules are imported by nothing?").relation, Relation::Roots);
     let defined = part("Where's PriceRule declared?");

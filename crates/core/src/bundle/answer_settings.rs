@@ -98,19 +98,19 @@ pub fn fitted_ranking() -> RankingSettings {
 pub fn fitted_decline() -> DeclineSettings {
     let weights = [
         ("beyond_code", 0.0),
-        ("bm25_top", 2.563558),
-        ("coverage_top", 2.939122),
-        ("coverage_top5", 3.232001),
-        ("margin", 1.879688),
-        ("names_known", 0.809672),
-        ("names_unknown", -2.884114),
-        ("unseen", -1.961873),
-        ("unseen_name", -2.448001),
+        ("bm25_top", 2.578472),
+        ("coverage_top", 2.999577),
+        ("coverage_top5", 3.12412),
+        ("margin", 1.875048),
+        ("names_known", 0.807152),
+        ("names_unknown", -2.875102),
+        ("unseen", -2.001882),
+        ("unseen_name", -2.450601),
     ];
     DeclineSettings {
-        bias: -4.237592,
+        bias: -4.193115,
         weights: weights.iter().map(|(name, weight)| (name.to_string(), *weight)).collect(),
-        threshold: -1.766874,
+        threshold: -1.749202,
         fitted_on: "strata fit: 354 answerable questions of flask, requests, django, sympy, conan (leave one repository out reported); 185 questions about absent things; false-decline budget 0.02".to_string(),
     }
 }

@@ -10,13 +10,13 @@ pub mod abstain;
 /// Linking names to modules and symbols lives with search, which ranks by it too.
 pub use strata_search::entities;
 pub mod change;
-pub mod citations;
-pub mod extractive;
+pub(crate) mod citations;
+pub(crate) mod extractive;
 pub mod generate;
 pub mod loaded;
 pub mod render;
-pub mod structural;
-pub mod tools;
+pub(crate) mod structural;
+pub(crate) mod tools;
 pub mod understand;
 
 use serde::Serialize;

@@ -122,8 +122,10 @@ pub struct Answerer<'a> {
 
 impl Answerer<'_> {
     pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
-        let understood = self.understand(question);
-        self.answer_understood(question, understood).await
+        // One linker for reading and searching: building it walks every symbol of the index.
+        let linker = entities::EntityLinker::new(self.bundle);
+        let understood = understand::understand(question.trim(), &linker);
+        self.answer_with(question, understood, &linker).await
     }
 
     /// How the one question reader understands `question` against this index.
@@ -138,8 +140,16 @@ impl Answerer<'_> {
         question: &str,
         understood: understand::Understanding,
     ) -> anyhow::Result<Answer> {
+        self.answer_with(question, understood, &entities::EntityLinker::new(self.bundle)).await
+    }
+
+    async fn answer_with(
+        &self,
+        question: &str,
+        understood: understand::Understanding,
+        linker: &EntityLinker<'_>,
+    ) -> anyhow::Result<Answer> {
         let question = question.trim();
-        let linker = entities::EntityLinker::new(self.bundle);
         let (understood, mut notes) = match self.route_understood(question, understood) {
             Route::Answered(answer) => return Ok(*answer),
             Route::Search { understood, notes } => (understood, notes),

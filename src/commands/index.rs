@@ -53,6 +53,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             overlay: None,
             repository_url: repository_url.as_deref(),
             graph_only: false,
+            previous_without_table: false,
         };
         if in_github_actions() {
             run_index(&request, &LogGroups).await

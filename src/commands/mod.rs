@@ -49,6 +49,7 @@ fn head_against_base(
         overlay: None,
         repository_url: None,
         graph_only: true,
+        previous_without_table: previous.is_some_and(|location| location.local_dir().is_none()),
     };
     let head = runtime()?.block_on(strata_index::build_head(&request, &strata_index::Silent))?;
     if let (Some(location), None) = (previous, &head.previous) {

@@ -27,9 +27,9 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let download_ms = started.elapsed().as_millis() as u64;
     // An index for object storage is written locally exactly as a local one, then uploaded: the
     // incremental table update works on local files (hard-linked copies, in-place deletes and
-    // compaction), and a whole directory uploaded with its manifest last is never seen half-written.
-    // Writing the table straight to its s3 URI would need a second update path and LanceDB's commit
-    // protocol on S3, for no gain: the upload is one PUT per file either way.
+    // compaction), and with the manifest uploaded last a reader that finds the new manifest finds its
+    // files. Writing the table straight to its s3 URI would need a second update path and LanceDB's
+    // commit protocol on S3, for no gain: the upload is one PUT per file either way.
     let build_dir = match &args.out {
         IndexLocation::Local(dir) => BuildDir::Local(dir.clone()),
         IndexLocation::Object(object) => BuildDir::Staged(

@@ -110,9 +110,11 @@ impl RemoteIndex {
     pub async fn read(&self, name: &str) -> Result<Option<Bytes>> {
         let uri = self.location.uri_of(name);
         match self.store.get(&self.key(name)).await {
-            Ok(result) => Ok(Some(result.bytes().await.with_context(|| format!("cannot read {uri}"))?)),
+            Ok(result) => {
+                Ok(Some(result.bytes().await.map_err(|error| store_error(&error, &format!("cannot read {uri}")))?))
+            }
             Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(error) => Err(anyhow!(error).context(format!("cannot read {uri}"))),
+            Err(error) => Err(store_error(&error, &format!("cannot read {uri}"))),
         }
     }
 
@@ -124,7 +126,7 @@ impl RemoteIndex {
             .list(prefix.as_ref())
             .try_collect()
             .await
-            .with_context(|| format!("cannot list {}", self.location))?;
+            .map_err(|error| store_error(&error, &format!("cannot list {}", self.location)))?;
         let mut files = Vec::new();
         for object in objects {
             let key = object.location.as_ref();
@@ -191,7 +193,7 @@ impl RemoteIndex {
             match self.store.delete(&self.key(name)).await {
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(error) => {
-                    return Err(anyhow!(error).context(format!("cannot delete {}", self.location.uri_of(name))));
+                    return Err(store_error(&error, &format!("cannot delete {}", self.location.uri_of(name))));
                 }
             }
         }
@@ -245,9 +247,33 @@ impl RemoteIndex {
         self.store
             .put(&self.key(&name), PutPayload::from(bytes))
             .await
-            .with_context(|| format!("cannot upload {}", self.location.uri_of(&name)))?;
+            .map_err(|error| store_error(&error, &format!("cannot upload {}", self.location.uri_of(&name))))?;
         Ok(size)
     }
+}
+
+/// `what` failed, in one line. object_store's errors repeat their sources in their own text (and again
+/// as a chain), with the server's whole XML body: this keeps the S3 error code and message when the
+/// server sent one, else the request and the innermost cause.
+fn store_error(error: &object_store::Error, what: &str) -> anyhow::Error {
+    let text = error.to_string();
+    let between = |start: &str, end: &str| {
+        let from = text.find(start)? + start.len();
+        Some(text[from..].split(end).next()?.trim().to_string())
+    };
+    if let Some(code) = between("<Code>", "</Code>") {
+        return match between("<Message>", "</Message>") {
+            Some(message) => anyhow!("{what}: the server answered {code}: {message}"),
+            None => anyhow!("{what}: the server answered {code}"),
+        };
+    }
+    let mut innermost: &dyn std::error::Error = error;
+    while let Some(source) = innermost.source() {
+        innermost = source;
+    }
+    let request = text.split(" - ").next().unwrap_or(&text);
+    let cause = innermost.to_string();
+    if request.contains(&cause) { anyhow!("{what}: {request}") } else { anyhow!("{what}: {request}: {cause}") }
 }
 
 /// The files under `dir`, as `/`-separated paths relative to it, in a stable order.

@@ -257,6 +257,13 @@ impl RemoteIndex {
 /// server sent one, else the request and the innermost cause.
 fn store_error(error: &object_store::Error, what: &str) -> anyhow::Error {
     let text = error.to_string();
+    if text.contains("169.254.169.254") {
+        // No key in the environment, so the client asked the instance metadata service, which is not
+        // there: say what to set rather than how that request failed.
+        return anyhow!(
+            "{what}: no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or run where an instance or web-identity role is available"
+        );
+    }
     let between = |start: &str, end: &str| {
         let from = text.find(start)? + start.len();
         Some(text[from..].split(end).next()?.trim().to_string())

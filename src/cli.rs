@@ -8,6 +8,12 @@ use strata_core::secret::Secret;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use strata_core::config::EmbedderChoice;
+use strata_search::location::IndexLocation;
+
+/// An index flag: a local directory or an `s3://bucket/prefix` URL, parsed once here.
+fn index_location(text: &str) -> Result<IndexLocation, String> {
+    IndexLocation::parse(text).map_err(|error| error.to_string())
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -214,10 +220,12 @@ pub enum DiffFormat {
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The older index directory.
-    pub old: PathBuf,
-    /// The newer index directory.
-    pub new: PathBuf,
+    /// The older index directory (or `s3://bucket/prefix` URL).
+    #[arg(value_parser = index_location)]
+    pub old: IndexLocation,
+    /// The newer index directory (or `s3://bucket/prefix` URL).
+    #[arg(value_parser = index_location)]
+    pub new: IndexLocation,
     #[arg(long, value_enum, default_value = "markdown", env = "STRATA_DIFF_FORMAT")]
     pub format: DiffFormat,
 }
@@ -256,9 +264,9 @@ pub struct ImpactArgs {
     #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
     pub rev: String,
     /// The base index (the default branch's, from `strata fetch` or `strata index`): only files whose
-    /// blob changed since are parsed.
-    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
-    pub previous: PathBuf,
+    /// blob changed since are parsed. A directory or an `s3://bucket/prefix` URL.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location)]
+    pub previous: IndexLocation,
     #[arg(long, value_enum, default_value = "markdown", env = "STRATA_IMPACT_FORMAT")]
     pub format: ImpactFormat,
     /// File name pattern of test modules, repeatable (replaces `strata.toml`'s `[impact] test-files`;
@@ -280,9 +288,9 @@ pub struct ImpactArgs {
 
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// Index directory written by `strata index`.
-    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX")]
-    pub index: PathBuf,
+    /// Index directory written by `strata index` (or an `s3://bucket/prefix` URL).
+    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX", value_parser = index_location)]
+    pub index: IndexLocation,
     /// `package` aggregates modules by folder, with import counts on the edges.
     #[arg(long, value_enum, default_value = "package")]
     pub level: GraphLevel,
@@ -329,8 +337,9 @@ pub struct CheckArgs {
     #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
     pub rev: String,
     /// The base index: violations it already has are reported as existing and do not fail the check.
-    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
-    pub previous: Option<PathBuf>,
+    /// A directory or an `s3://bucket/prefix` URL.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location)]
+    pub previous: Option<IndexLocation>,
     #[arg(long, value_enum, default_value = "text", env = "STRATA_CHECK_FORMAT")]
     pub format: CheckFormat,
     #[command(flatten)]
@@ -368,18 +377,20 @@ pub struct IndexArgs {
     /// Repository (or a folder inside one) to index; a folder outside git is read from disk.
     #[arg(default_value = ".", env = "STRATA_PATH")]
     pub path: PathBuf,
-    /// Directory to write the index into (created if missing).
-    #[arg(long, default_value = "strata-index", env = "STRATA_OUT")]
-    pub out: PathBuf,
+    /// Directory to write the index into (created if missing), or an `s3://bucket/prefix` URL to
+    /// upload it to.
+    #[arg(long, default_value = "strata-index", env = "STRATA_OUT", value_parser = index_location)]
+    pub out: IndexLocation,
     /// Git revision to index (branch, tag or commit id); ignored outside git.
     #[arg(long, default_value = "HEAD", env = "STRATA_REV")]
     pub rev: String,
     #[command(flatten)]
     pub selection: SelectionArgs,
     /// Previous index directory to reuse: unchanged files are not re-parsed and unchanged chunks not
-    /// re-embedded. A missing or incompatible one gives a warning and a full rebuild.
-    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS")]
-    pub previous: Option<PathBuf>,
+    /// re-embedded. A missing or incompatible one gives a warning and a full rebuild. A directory or an
+    /// `s3://bucket/prefix` URL.
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location)]
+    pub previous: Option<IndexLocation>,
     /// The repository's web address, for `graph.html`'s links to each module's code at the indexed
     /// commit. In GitHub Actions it defaults to `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`.
     #[arg(long, value_name = "URL", env = "STRATA_REPOSITORY_URL")]
@@ -425,9 +436,9 @@ pub enum AnswerFormat {
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
-    /// Index directory written by `strata index`.
-    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX")]
-    pub index: PathBuf,
+    /// Index directory written by `strata index`, or an `s3://bucket/prefix` URL (read in place).
+    #[arg(long, default_value = "strata-index", env = "STRATA_INDEX", value_parser = index_location)]
+    pub index: IndexLocation,
     /// Output format: `markdown` is what the bot posts, `json` the contract other tools read.
     #[arg(long, value_enum, default_value = "text", env = "STRATA_FORMAT")]
     pub format: AnswerFormat,
@@ -447,6 +458,9 @@ pub struct AskArgs {
     /// with `--format json`, one JSON answer a line.
     #[arg(long, value_name = "FILE", conflicts_with = "question")]
     pub questions: Option<PathBuf>,
+    /// Print on stderr the requests and bytes each answer read from object storage.
+    #[arg(long, env = "STRATA_VERBOSE")]
+    pub verbose: bool,
     /// The question, in plain words (quote it).
     #[arg(required_unless_present = "questions", num_args = 1.., value_name = "QUESTION")]
     pub question: Vec<String>,

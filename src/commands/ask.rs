@@ -1,6 +1,7 @@
 //! `strata ask`: load an index, answer one question (or every line of `--questions FILE`, loading the
 //! index once), print it as text, Markdown or JSON (one line per answer for a file).
-//! Declining is an answer (exit 0); a missing or incompatible index is an error (exit 1).
+//! Declining is an answer (exit 0); a missing or incompatible index is an error (exit 1). An index on
+//! object storage is read in place; its JSON answers carry what each read (`storage`).
 
 use std::io::Write;
 
@@ -11,6 +12,7 @@ use strata_answer::loaded::LoadedIndex;
 use strata_answer::{ChatSettings, render};
 use strata_core::config::LlmServer;
 use strata_core::secret::Secret;
+use strata_search::location::IoStats;
 
 pub fn run_ask_command(args: &AskArgs) -> Result<()> {
     let questions = match &args.questions {
@@ -25,7 +27,7 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         ChatSettings::for_server(server, &args.chat_model, std::time::Duration::from_secs(args.chat_timeout))
     });
     super::runtime()?.block_on(async {
-        let index = LoadedIndex::open(&args.index, server.as_ref()).await?;
+        let index = LoadedIndex::open_at(&args.index, server.as_ref()).await?;
         let answerer = index.answerer(chat.as_ref());
         let mut stdout = std::io::stdout().lock();
         for question in &questions {
@@ -34,17 +36,53 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
             for diagnostic in &answer.diagnostics {
                 eprintln!("strata ask: {diagnostic}");
             }
-            let rendered = match args.format {
-                AnswerFormat::Text => render::to_text(&answer),
-                AnswerFormat::Markdown => render::to_markdown(&answer),
-                AnswerFormat::Json if args.questions.is_some() => serde_json::to_string(&answer)? + "\n",
-                AnswerFormat::Json => render::to_json(&answer)? + "\n",
+            // What this answer read from object storage (the first one's includes opening the index).
+            let storage = index
+                .remote
+                .as_ref()
+                .map(|remote| StorageReport { location: remote.location().to_string(), stats: remote.take_stats() });
+            if let (true, Some(storage)) = (args.verbose, &storage) {
+                eprintln!(
+                    "strata ask: read {} bytes in {} requests from {}",
+                    storage.stats.bytes_read, storage.stats.requests, storage.location
+                );
+            }
+            let rendered = match (args.format, &storage) {
+                (AnswerFormat::Text, _) => render::to_text(&answer),
+                (AnswerFormat::Markdown, _) => render::to_markdown(&answer),
+                (AnswerFormat::Json, Some(storage)) => {
+                    let with_storage = WithStorage { answer: &answer, storage };
+                    let text = if args.questions.is_some() {
+                        serde_json::to_string(&with_storage)?
+                    } else {
+                        serde_json::to_string_pretty(&with_storage)?
+                    };
+                    text + "\n"
+                }
+                (AnswerFormat::Json, None) if args.questions.is_some() => serde_json::to_string(&answer)? + "\n",
+                (AnswerFormat::Json, None) => render::to_json(&answer)? + "\n",
             };
             stdout.write_all(rendered.as_bytes())?;
         }
         stdout.flush()?;
         Ok(())
     })
+}
+
+/// A JSON answer with its `storage` key (flattened, so the answer's own fields print as they do alone).
+#[derive(serde::Serialize)]
+struct WithStorage<'a> {
+    #[serde(flatten)]
+    answer: &'a strata_answer::Answer,
+    storage: &'a StorageReport,
+}
+
+/// The `storage` key of a JSON answer from an index on object storage.
+#[derive(serde::Serialize)]
+struct StorageReport {
+    location: String,
+    #[serde(flatten)]
+    stats: IoStats,
 }
 
 /// The non-empty lines of a questions file (`-`: standard input).

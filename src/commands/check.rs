@@ -23,7 +23,7 @@ struct CheckReport<'a> {
 }
 
 pub fn run_check_command(args: &CheckArgs) -> Result<()> {
-    let head = super::head_against_base(&args.path, &args.rev, args.previous.as_deref(), &args.selection)?;
+    let head = super::head_against_base(&args.path, &args.rev, args.previous.as_ref(), &args.selection)?;
     let contracts = &head.settings.contracts;
     if contracts.is_empty() {
         bail!("strata.toml declares no [[contracts]]; see the README's `strata check` section for the kinds");

@@ -5,12 +5,14 @@ use std::io::Write;
 
 use anyhow::Result;
 
+use super::staged::{GRAPH_FILES, stage};
 use crate::cli::{DiffArgs, DiffFormat};
 use strata_core::bundle::{Manifest, diff_bundles, read_bundle, render_diff_markdown};
 
 pub fn run_diff_command(args: &DiffArgs) -> Result<()> {
-    let (old_manifest, new_manifest) = (Manifest::read(&args.old)?, Manifest::read(&args.new)?);
-    let (old, new) = (read_bundle(&args.old)?, read_bundle(&args.new)?);
+    let (old_index, new_index) = (stage(&args.old, GRAPH_FILES)?, stage(&args.new, GRAPH_FILES)?);
+    let (old_manifest, new_manifest) = (Manifest::read(old_index.dir())?, Manifest::read(new_index.dir())?);
+    let (old, new) = (read_bundle(old_index.dir())?, read_bundle(new_index.dir())?);
     let diff = diff_bundles(&old, &old_manifest.files, &new, &new_manifest.files);
     let mut stdout = std::io::stdout().lock();
     match args.format {

@@ -11,8 +11,9 @@ use strata_core::views::render::{dot, mermaid};
 use strata_core::views::{Level, ViewRequest, view};
 
 pub fn run_graph_command(args: &GraphArgs) -> Result<()> {
-    let manifest = Manifest::read(&args.index)?;
-    let bundle = read_bundle(&args.index)?;
+    let index = super::staged::stage(&args.index, super::staged::GRAPH_FILES)?;
+    let manifest = Manifest::read(index.dir())?;
+    let bundle = read_bundle(index.dir())?;
     if args.format == GraphFormat::Html {
         return write_page(args, &manifest, &bundle);
     }

@@ -3,15 +3,17 @@
 
 use std::io::{IsTerminal, Write};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{MAX_ANNOTATIONS, escape_data, escape_property, in_github_actions};
+use super::staged::{StagedIndex, stage_previous};
 use crate::cli::IndexArgs;
 use strata_core::config::LlmServer;
 use strata_core::secret::Secret;
 use strata_index::{IndexObserver, IndexReport, IndexRequest, Silent, Stage, run_index};
 use strata_search::embed::embedder_for_choice;
+use strata_search::location::{IndexLocation, RemoteIndex};
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
     let options = args.selection.options();
@@ -20,19 +22,38 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         args.llm.openai_api_key.as_ref().map(Secret::expose),
     );
     let repository_url = args.repository_url.clone().or_else(actions_repository_url);
+    let started = std::time::Instant::now();
+    let previous = args.previous.as_ref().map(stage_previous).transpose()?;
+    let download_ms = started.elapsed().as_millis() as u64;
+    // An index for object storage is written locally exactly as a local one, then uploaded: the
+    // incremental table update works on local files (hard-linked copies, in-place deletes and
+    // compaction), and with the manifest uploaded last a reader that finds the new manifest finds its
+    // files. Writing the table straight to its s3 URI would need a second update path and LanceDB's
+    // commit protocol on S3, for no gain: the upload is one PUT per file either way.
+    let build_dir = match &args.out {
+        IndexLocation::Local(dir) => BuildDir::Local(dir.clone()),
+        IndexLocation::Object(object) => BuildDir::Staged(
+            tempfile::Builder::new()
+                .prefix("strata-index-")
+                .tempdir()
+                .context("cannot create a temporary directory")?,
+            RemoteIndex::open(object)?,
+        ),
+    };
     let runtime = super::runtime()?;
-    let report = runtime.block_on(async {
+    let mut report = runtime.block_on(async {
         let embedder = embedder_for_choice(args.embedder.into(), server.as_ref(), &args.llm.embedding_model).await?;
         let request = IndexRequest {
             path: &args.path,
             rev: &args.rev,
-            out_dir: &args.out,
+            out_dir: build_dir.path(),
             options: &options,
             embedder: embedder.as_ref(),
-            previous: args.previous.as_deref(),
+            previous: previous.as_ref().map(StagedIndex::dir),
             overlay: None,
             repository_url: repository_url.as_deref(),
             graph_only: false,
+            previous_without_table: false,
         };
         if in_github_actions() {
             run_index(&request, &LogGroups).await
@@ -42,6 +63,18 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             run_index(&request, &Silent).await
         }
     })?;
+    if let (Some(IndexLocation::Object(_)), Some(staged)) = (&args.previous, &previous) {
+        report.timings_ms.insert("download".to_string(), download_ms);
+        name_location(&mut report, staged.dir(), &args.previous.as_ref().map(ToString::to_string).unwrap_or_default());
+    }
+    if let BuildDir::Staged(dir, remote) = &build_dir {
+        let started = std::time::Instant::now();
+        runtime
+            .block_on(remote.upload(dir.path()))
+            .with_context(|| format!("cannot upload the index to {}", args.out))?;
+        report.timings_ms.insert("upload".to_string(), started.elapsed().as_millis() as u64);
+        name_location(&mut report, dir.path(), &args.out.to_string());
+    }
     print_warnings(&report);
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -51,6 +84,31 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         print_human_summary(&mut stdout, &report)?;
     }
     Ok(())
+}
+
+/// Where the index is built: the `--out` directory, or a temporary one uploaded afterwards.
+enum BuildDir {
+    Local(std::path::PathBuf),
+    Staged(tempfile::TempDir, RemoteIndex),
+}
+
+impl BuildDir {
+    fn path(&self) -> &std::path::Path {
+        match self {
+            BuildDir::Local(dir) => dir,
+            BuildDir::Staged(dir, _) => dir.path(),
+        }
+    }
+}
+
+/// The report names the temporary copy `dir` of an index on object storage by its URL instead.
+fn name_location(report: &mut IndexReport, dir: &std::path::Path, url: &str) {
+    let dir = dir.display().to_string();
+    report.out_dir = report.out_dir.replace(&dir, url);
+    report.previous = report.previous.replace(&dir, url);
+    for warning in &mut report.warnings {
+        warning.message = warning.message.replace(&dir, url);
+    }
 }
 
 fn print_warnings(report: &IndexReport) {
@@ -80,7 +138,7 @@ fn print_warnings(report: &IndexReport) {
 /// Every file written is listed in the README; `--json` has the full report.
 fn print_human_summary(out: &mut impl Write, report: &IndexReport) -> Result<()> {
     let commit = report.commit.as_deref().map_or("working tree".to_string(), |c| c[..c.len().min(12)].to_string());
-    let stages = ["source", "parse", "graph", "write", "search"];
+    let stages = ["download", "source", "parse", "graph", "write", "search", "upload"];
     let timings: Vec<String> =
         stages.iter().filter_map(|stage| report.timings_ms.get(*stage).map(|ms| format!("{stage} {ms}"))).collect();
     writeln!(

@@ -11,6 +11,7 @@ mod graph;
 mod impact;
 mod index;
 pub mod output;
+mod staged;
 
 use anyhow::{Context, Result};
 
@@ -30,9 +31,10 @@ pub use index::run_index_command;
 fn head_against_base(
     path: &std::path::Path,
     rev: &str,
-    previous: Option<&std::path::Path>,
+    previous: Option<&strata_search::location::IndexLocation>,
     selection: &crate::cli::SelectionArgs,
 ) -> Result<strata_index::Head> {
+    let staged = previous.map(|location| staged::stage(location, staged::BASE_FILES)).transpose()?;
     let options = selection.options();
     // The embedder is never called: it only names the vectors a full index would hold.
     let embedder = strata_search::embed::HashingEmbedder;
@@ -43,16 +45,16 @@ fn head_against_base(
         out_dir: &out_dir,
         options: &options,
         embedder: &embedder,
-        previous,
+        previous: staged.as_ref().map(staged::StagedIndex::dir),
         overlay: None,
         repository_url: None,
         graph_only: true,
+        previous_without_table: previous.is_some_and(|location| location.local_dir().is_none()),
     };
     let head = runtime()?.block_on(strata_index::build_head(&request, &strata_index::Silent))?;
-    if let (Some(dir), None) = (previous, &head.previous) {
+    if let (Some(location), None) = (previous, &head.previous) {
         anyhow::bail!(
-            "the base index {} cannot be used ({}); pass the default branch's index directory (`strata fetch` downloads it)",
-            dir.display(),
+            "the base index {location} cannot be used ({}); pass the default branch's index directory (`strata fetch` downloads it)",
             head.previous_status.trim_start_matches("rebuilt: ")
         );
     }

@@ -16,5 +16,6 @@ mod graph;
 mod impact;
 mod incremental;
 mod index;
+mod object_store;
 mod oracle;
 mod support;

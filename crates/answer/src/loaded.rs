@@ -1,15 +1,18 @@
 //! An index opened for answering: manifest and bundle read and checked, the chunk table and the lexicon
 //! opened, and the embedder that built the index recreated. `ask`, the bot and the eval all answer through this.
+//! An index on object storage is opened without downloading it: the manifest, the bundle and the lexicon
+//! are fetched, and the chunk table is read by LanceDB at its URI as queries need it.
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::{Answerer, ChatSettings};
-use strata_core::bundle::{Bundle, Manifest, read_bundle};
+use strata_core::bundle::{Bundle, Manifest, parse_bundle, read_bundle};
 use strata_core::config::LlmServer;
 use strata_search::SearchIndex;
 use strata_search::embed::{Embedder, embedder_for_index};
+use strata_search::location::{IndexLocation, RemoteIndex};
 
 pub struct LoadedIndex {
     pub manifest: Manifest,
@@ -19,6 +22,8 @@ pub struct LoadedIndex {
     /// the others get a note saying what is wrong.
     pub search: Result<SearchIndex, String>,
     pub embedder: Box<dyn Embedder>,
+    /// The object store the index is read from, with its request counter; `None` for a local index.
+    pub remote: Option<RemoteIndex>,
 }
 
 impl LoadedIndex {
@@ -35,7 +40,33 @@ impl LoadedIndex {
             )
         });
         let embedder = embedder_for_index(&manifest.embedder, server).await?;
-        Ok(LoadedIndex { manifest, bundle, search, embedder })
+        Ok(LoadedIndex { manifest, bundle, search, embedder, remote: None })
+    }
+
+    /// Opens the index at `location`, local or on object storage.
+    pub async fn open_at(location: &IndexLocation, server: Option<&LlmServer>) -> Result<LoadedIndex> {
+        let object = match location {
+            IndexLocation::Local(dir) => return LoadedIndex::open(dir, server).await,
+            IndexLocation::Object(object) => object,
+        };
+        let remote = RemoteIndex::open(object)?;
+        let manifest_bytes = remote.read("manifest.json").await?.with_context(|| {
+            format!("{object} is not a strata index (no manifest.json); run `strata index --out {object}` first")
+        })?;
+        let manifest = Manifest::parse(&manifest_bytes, &object.to_string(), &object.uri_of("manifest.json"))?;
+        let bundle_uri = object.uri_of("bundle.json");
+        let bundle_bytes = remote.read("bundle.json").await?.with_context(|| {
+            format!("cannot read {bundle_uri}: it is missing; re-run `strata index --out {object}`")
+        })?;
+        let bundle = parse_bundle(&bundle_bytes, &bundle_uri)?;
+        let search = SearchIndex::open_remote(&remote, &bundle).await.map_err(|error| {
+            format!(
+                "the search index in {object} cannot be used ({})",
+                strata_core::error_text::clean_error_text(&error.to_string())
+            )
+        });
+        let embedder = embedder_for_index(&manifest.embedder, server).await?;
+        Ok(LoadedIndex { manifest, bundle, search, embedder, remote: Some(remote) })
     }
 
     pub fn answerer<'a>(&'a self, chat: Option<&'a ChatSettings>) -> Answerer<'a> {

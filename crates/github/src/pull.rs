@@ -243,6 +243,7 @@ pub async fn pull_request_impact(
         overlay: Some(&overlay),
         repository_url: None,
         graph_only: true,
+        previous_without_table: false,
     };
     let head = build_head(&request, &Silent).await?;
     let Some(base) = &head.previous else {

@@ -73,7 +73,7 @@ pub async fn build_head(request: &IndexRequest<'_>, observer: &dyn IndexObserver
     let (mut previous, previous_status) = match (request.previous, loaded) {
         (Some(dir), Some((read, ms))) => {
             timings_ms.insert("source.previous".to_string(), ms);
-            vet_previous(dir, read, &mut warnings).await
+            vet_previous(dir, read, request.graph_only && request.previous_without_table, &mut warnings).await
         }
         _ => (None, "none".to_string()),
     };
@@ -167,10 +167,17 @@ fn open_source_and_previous(request: &IndexRequest<'_>) -> (Result<Opened>, Opti
     })
 }
 
-/// A previous artifact is used only when it was read and its table opens; otherwise the run rebuilds
-/// from scratch and says why. Stale facts are used for vectors only (every file is parsed again).
-async fn vet_previous(dir: &Path, read: Result<Previous>, warnings: &mut Vec<Warning>) -> (Option<Previous>, String) {
+/// A previous artifact is used only when it was read and its table opens (unless `without_table`: a
+/// graph-only run's base index fetched from object storage without it); otherwise the run rebuilds from
+/// scratch and says why. Stale facts are used for vectors only (every file is parsed again).
+async fn vet_previous(
+    dir: &Path,
+    read: Result<Previous>,
+    without_table: bool,
+    warnings: &mut Vec<Warning>,
+) -> (Option<Previous>, String) {
     let checked = match read {
+        Ok(previous) if without_table => Ok(previous),
         Ok(previous) => check_previous_table(dir).await.map(|()| previous),
         Err(error) => Err(error),
     };

@@ -52,6 +52,9 @@ pub struct IndexRequest<'a> {
     /// Stop at the bundle (`impact`, `check`, the bot's pull-request answers): files whose facts come
     /// from the previous index are not read at all.
     pub graph_only: bool,
+    /// With `graph_only`: the previous index was fetched without its LanceDB table (a base index on
+    /// object storage), so its table is not checked. A local base index is checked whole, as always.
+    pub previous_without_table: bool,
 }
 
 /// Hooks for progress display; every method has a no-op default.

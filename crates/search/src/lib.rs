@@ -6,6 +6,7 @@ pub mod chunks;
 pub mod embed;
 pub mod entities;
 pub mod lexicon;
+pub mod location;
 pub mod rank;
 pub mod retrieve;
 pub mod store;
@@ -32,6 +33,20 @@ impl SearchIndex {
         let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
         let lexicon = lexicon::read_lexicon(index_dir, &ids)?;
         let store = store::ChunkStore::open(index_dir).await?;
+        Ok(SearchIndex { store, lexicon })
+    }
+
+    /// Opens the search side of an index on object storage: the lexicon is fetched whole (a question
+    /// ranks every module with it), the chunk table is opened at its URI and read as queries need it.
+    pub async fn open_remote(
+        remote: &location::RemoteIndex,
+        bundle: &strata_core::bundle::Bundle,
+    ) -> Result<SearchIndex> {
+        let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
+        let uri = remote.location().uri_of(lexicon::LEXICON_FILE);
+        let bytes = remote.read(lexicon::LEXICON_FILE).await?.with_context(|| format!("{uri} is missing"))?;
+        let lexicon = lexicon::parse_lexicon(bytes, &ids)?;
+        let store = store::ChunkStore::open_remote(remote).await?;
         Ok(SearchIndex { store, lexicon })
     }
 }

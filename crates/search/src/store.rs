@@ -337,6 +337,25 @@ impl ChunkStore {
         Ok(ChunkStore { table })
     }
 
+    /// Opens the table of an index on object storage at its URI: LanceDB reads the table's manifest
+    /// now and then only the pages each query needs, every request counted by `remote`.
+    pub async fn open_remote(remote: &crate::location::RemoteIndex) -> Result<ChunkStore> {
+        let uri = remote.table_database_uri();
+        let connection = lancedb::connect(&uri)
+            .storage_options(remote.lance_storage_options())
+            .execute()
+            .await
+            .with_context(|| format!("cannot open the LanceDB database {uri}"))?;
+        let table = connection
+            .open_table(TABLE_NAME)
+            .lance_read_params(remote.lance_read_params())
+            .execute()
+            .await
+            .with_context(|| format!("{uri} has no readable `{TABLE_NAME}` table"))?;
+        table.count_rows(None).await.context("the chunk table is damaged")?;
+        Ok(ChunkStore { table })
+    }
+
     pub async fn count(&self) -> Result<usize> {
         Ok(self.table.count_rows(None).await?)
     }

@@ -72,22 +72,27 @@ impl Manifest {
         let bytes = std::fs::read(&path).with_context(|| {
             format!("{} is not a strata index (no manifest.json); run `strata index` first", dir.display())
         })?;
+        Manifest::parse(&bytes, &dir.display().to_string(), &path.display().to_string())
+    }
+
+    /// Validates the bytes of the manifest `path` of the index at `location` (directories or URLs, for
+    /// the messages), as [`Manifest::read`] does.
+    pub fn parse(bytes: &[u8], location: &str, path: &str) -> Result<Manifest> {
         // The version first, from a struct that skips everything else (no tree of the whole file).
         #[derive(Deserialize)]
         struct VersionOnly {
             schema_version: Option<serde_json::Value>,
         }
-        let probe: VersionOnly = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is not valid JSON; re-run `strata index`", path.display()))?;
+        let probe: VersionOnly = serde_json::from_slice(bytes)
+            .with_context(|| format!("{path} is not valid JSON; re-run `strata index`"))?;
         let version = probe.schema_version.as_ref().and_then(serde_json::Value::as_u64);
         if version != Some(u64::from(MANIFEST_SCHEMA_VERSION)) {
             bail!(
-                "{} has manifest schema {}, this strata reads schema {MANIFEST_SCHEMA_VERSION}; re-run `strata index` with this version",
-                dir.display(),
+                "{location} has manifest schema {}, this strata reads schema {MANIFEST_SCHEMA_VERSION}; re-run `strata index` with this version",
                 version.map_or("unknown".to_string(), |v| v.to_string())
             );
         }
-        serde_json::from_slice(&bytes).with_context(|| format!("{} is damaged; re-run `strata index`", path.display()))
+        serde_json::from_slice(bytes).with_context(|| format!("{path} is damaged; re-run `strata index`"))
     }
 }
 

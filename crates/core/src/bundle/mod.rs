@@ -47,13 +47,16 @@ pub fn read_bundle(dir: &Path) -> Result<Bundle> {
     let path = dir.join("bundle.json");
     let bytes =
         std::fs::read(&path).with_context(|| format!("cannot read {}; run `strata index` first", path.display()))?;
-    let bundle: Bundle = serde_json::from_slice(&bytes).with_context(|| {
-        format!("{} is damaged or from another strata version; re-run `strata index`", path.display())
-    })?;
+    parse_bundle(&bytes, &path.display().to_string())
+}
+
+/// Checks and parses the bytes of `bundle.json` read from `path` (a file or a URL, for the messages).
+pub fn parse_bundle(bytes: &[u8], path: &str) -> Result<Bundle> {
+    let bundle: Bundle = serde_json::from_slice(bytes)
+        .with_context(|| format!("{path} is damaged or from another strata version; re-run `strata index`"))?;
     if bundle.schema_version != BUNDLE_SCHEMA_VERSION {
         anyhow::bail!(
-            "{} is {}, this strata reads {BUNDLE_SCHEMA_VERSION}; re-run `strata index`",
-            path.display(),
+            "{path} is {}, this strata reads {BUNDLE_SCHEMA_VERSION}; re-run `strata index`",
             bundle.schema_version
         );
     }

@@ -76,7 +76,16 @@ pub fn write_lexicon(dir: &Path, lexicon: &Lexicon, module_ids: &[&str]) -> Resu
 pub fn read_lexicon(dir: &Path, module_ids: &[&str]) -> Result<Lexicon> {
     let path = dir.join(LEXICON_FILE);
     let file = std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).context("the lexicon is damaged")?;
+    lexicon_from(file, module_ids)
+}
+
+/// Reads a lexicon from its bytes (fetched from object storage), as [`read_lexicon`] does from a file.
+pub fn parse_lexicon(bytes: bytes::Bytes, module_ids: &[&str]) -> Result<Lexicon> {
+    lexicon_from(bytes, module_ids)
+}
+
+fn lexicon_from(reader: impl parquet::file::reader::ChunkReader + 'static, module_ids: &[&str]) -> Result<Lexicon> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(reader).context("the lexicon is damaged")?;
     let metadata = builder.metadata().file_metadata();
     let value =
         |key: &str| metadata.key_value_metadata().and_then(|pairs| pairs.iter().find(|p| p.key == key)?.value.clone());

@@ -160,7 +160,7 @@ impl Answerer<'_> {
         if let Some(chat) = self.chat
             && (understood.about_the_graph || !understood.linked.is_empty())
         {
-            let search = RetrievalSearch { answerer: self, linker: &linker };
+            let search = RetrievalSearch { answerer: self, linker };
             match tools::answer_with_tools(chat, question, self.bundle, &search, &mut model_calls).await {
                 Ok(tools::ToolOutcome::Answered { text, grounded, calls }) => {
                     let checked = citations::check_tool_answer(self.bundle, self.manifest, &text, &grounded);
@@ -193,7 +193,7 @@ impl Answerer<'_> {
                 }
             }
         }
-        let mut answer = self.answer_by_retrieval(question, &understood, &linker, &mut model_calls).await?;
+        let mut answer = self.answer_by_retrieval(question, &understood, linker, &mut model_calls).await?;
         answer.notes.splice(0..0, notes);
         answer.diagnostics.splice(0..0, diagnostics);
         answer.understood = Some(*understood);

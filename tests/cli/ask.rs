@@ -98,9 +98,12 @@ fn two_modules_in_one_cycle_and_cycles_inside_a_package() {
     let runtime = ask("Is there a cycle between shop.cart and shop.models at runtime?");
     assert!(text(&runtime).starts_with("No: `shop/cart.py` is not part of any import cycle at runtime"));
     assert!(text(&runtime).contains("in a cycle of 2 modules with `shop/models.py`"), "{}", text(&runtime));
-    // The package as where to look: the cycles inside it, not the cycle of its `__init__.py`.
-    let inside = ask("Are there any import cycles in shop?");
+    // The package as where to look: the cycles inside it, not the cycle of its `__init__.py`; the
+    // project's own package named bare is the whole repository.
+    let inside = ask("Are there any import cycles in the shop package?");
     assert!(text(&inside).starts_with("Yes: there is 1 import cycle inside `shop/`"), "{}", text(&inside));
+    let project = ask("Are there any import cycles in shop?");
+    assert!(text(&project).starts_with("Yes: there is 1 import cycle (0 at runtime)"), "{}", text(&project));
 }
 
 #[test]

@@ -40,6 +40,12 @@ impl<'b> EntityLinker<'b> {
     }
 
     /// Links one mention (already cut out of the question).
+    /// A top-level package (`flask/__init__.py`, `src/flask/__init__.py`: a dotted name without a dot),
+    /// which a question naming it bare ("cycles in flask") means as the whole project.
+    pub fn is_top_level_package(&self, id: &str) -> bool {
+        id.ends_with("__init__.py") && self.bundle.nodes.get(id).is_some_and(|node| !node.module.contains('.'))
+    }
+
     pub fn link(&self, mention: &str) -> Option<Linked> {
         let mention = clean_mention(mention);
         if mention.is_empty() {

@@ -32,6 +32,8 @@ pub struct Mention {
     pub possessive: bool,
     /// `Class.method` when the question also names the class ("the route() method of Scaffold").
     pub qualified: Option<String>,
+    /// It names a top-level package (`flask`): the project itself when named bare as where to look.
+    pub top_level: bool,
 }
 
 impl Mention {
@@ -43,7 +45,16 @@ impl Mention {
             Some(Linked::Symbol { name, modules }) => symbol = symbol.or(Some((name, modules))),
             None => {}
         }
-        Mention { index, text: word.text.clone(), module, symbol, strong, possessive: word.possessive, qualified: None }
+        Mention {
+            index,
+            text: word.text.clone(),
+            module,
+            symbol,
+            strong,
+            possessive: word.possessive,
+            qualified: None,
+            top_level: false,
+        }
     }
 
     /// The module this mention stands for: the module it names, else the module defining its symbol.
@@ -506,7 +517,15 @@ impl Clause<'_> {
         // "cycles in shop", "from the rest of scrapy": a package named as where to look, not as a module
         // the relation is about.
         let scope = self.scope(&names);
-        let within = scope.and_then(|m| m.module_id()).map(|id| id.trim_end_matches("__init__.py").to_string());
+        // The project's own top-level package named bare ("cycles in httpx", "the most imported module
+        // in flask") is the whole repository; "the django package" is its folder.
+        let whole_project = |m: &Mention| {
+            m.top_level && !matches!(self.lower(m.index + 1), "package" | "folder" | "directory" | "subpackage")
+        };
+        let within = scope
+            .filter(|m| !whole_project(m))
+            .and_then(|m| m.module_id())
+            .map(|id| id.trim_end_matches("__init__.py").to_string());
         let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
         if self.has(Cue::Cycle) || itself {
             // "does a chain from X lead back to X?": one module, named twice.

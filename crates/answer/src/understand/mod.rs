@@ -103,10 +103,10 @@ pub struct Part {
     /// How many modules a ranking lists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top: Option<usize>,
-    /// The folder the answer is limited to (`shop/`), when the question names a package as its scope:
-    /// "cycles in shop", "the most imported modules inside django", "what X needs from the rest of
-    /// scrapy". Modules outside it neither count nor are listed; for the repository's only top-level
-    /// package it is the whole repository.
+    /// The folder the answer is limited to (`shop/payments/`), when the question names a package as
+    /// where to look: "cycles in shop.payments", "the most imported modules inside the django package".
+    /// Modules outside it neither count nor are listed. The project's own top-level package named bare
+    /// ("cycles in httpx") is the whole repository: no folder.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
     /// Test modules left out (as importers and as results).
@@ -499,6 +499,9 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
             .filter(|class| *class != name)
             .map(|class| format!("{class}.{name}"))
             .find(|qualified| linker.symbol(qualified).is_some());
+    }
+    for mention in &mut out {
+        mention.top_level = mention.module_id().is_some_and(|id| linker.is_top_level_package(id));
     }
     out
 }

@@ -202,7 +202,7 @@ fn named_evidence(
         }
         let modules = linker.exact(&mention.text);
         // The project's own name (`SymPy`, `Django`) names the whole repository, not a module.
-        if modules.len() == 1 && is_root_package(&modules[0]) {
+        if modules.len() == 1 && linker.is_top_level_package(&modules[0]) {
             continue;
         }
         for id in &modules {
@@ -255,11 +255,6 @@ fn defined_words(question: &str, linker: &EntityLinker<'_>, code: &[CodeName]) -
         found.push(CodeName { text: word.to_string(), start, end: start + token.len(), shape: NameShape::Call });
     }
     found
-}
-
-/// A top-level package: `sympy/__init__.py`.
-fn is_root_package(id: &str) -> bool {
-    id.strip_suffix("/__init__.py").is_some_and(|folder| !folder.contains('/'))
 }
 
 /// The last identifier of a code name, lowercased, as the lexicon stores whole identifiers:

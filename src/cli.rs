@@ -391,6 +391,15 @@ pub struct IndexArgs {
     /// `s3://bucket/prefix` URL.
     #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location)]
     pub previous: Option<IndexLocation>,
+    /// Index into an organisation's store instead (`s3://bucket/prefix`): the previous index is the one
+    /// its catalog names for this repository, the new one goes under `repos/NAME/`, and the catalog
+    /// records it with its imports from and to the other repositories. Replaces --out and --previous.
+    #[arg(long, value_name = "URL", env = "STRATA_ORG", value_parser = index_location, conflicts_with_all = ["out", "previous"])]
+    pub org: Option<IndexLocation>,
+    /// The repository's name in the organisation (letters, digits, `.`, `_`, `-`). Default: the
+    /// repository's name in GitHub Actions, else the indexed folder's name.
+    #[arg(long, value_name = "NAME", env = "STRATA_REPOSITORY_NAME", requires = "org")]
+    pub name: Option<String>,
     /// The repository's web address, for `graph.html`'s links to each module's code at the indexed
     /// commit. In GitHub Actions it defaults to `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`.
     #[arg(long, value_name = "URL", env = "STRATA_REPOSITORY_URL")]
@@ -439,6 +448,10 @@ pub struct AskArgs {
     /// Index directory written by `strata index`, or an `s3://bucket/prefix` URL (read in place).
     #[arg(long, default_value = "strata-index", env = "STRATA_INDEX", value_parser = index_location)]
     pub index: IndexLocation,
+    /// Ask across an organisation's repositories instead (`s3://bucket/prefix` written by
+    /// `strata index --org`): structural questions over their joined import graph.
+    #[arg(long, value_name = "URL", env = "STRATA_ORG", value_parser = index_location, conflicts_with = "index")]
+    pub org: Option<IndexLocation>,
     /// Output format: `markdown` is what the bot posts, `json` the contract other tools read.
     #[arg(long, value_enum, default_value = "text", env = "STRATA_FORMAT")]
     pub format: AnswerFormat,

@@ -27,7 +27,25 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         ChatSettings::for_server(server, &args.chat_model, std::time::Duration::from_secs(args.chat_timeout))
     });
     super::runtime()?.block_on(async {
-        let index = LoadedIndex::open_at(&args.index, server.as_ref()).await?;
+        let (index, org) = match &args.org {
+            Some(location) => {
+                let store = super::org::org_store(location)?;
+                let (catalog, _) = store.catalog().await?;
+                if catalog.repositories.is_empty() {
+                    anyhow::bail!(
+                        "{location} holds no catalog yet; run `strata index --org {location}` in each repository first"
+                    );
+                }
+                let graph = store.graph(&catalog, None, &[]).await?;
+                if args.verbose {
+                    for warning in &graph.warnings {
+                        eprintln!("strata ask: {warning}");
+                    }
+                }
+                (LoadedIndex::organisation(graph.bundle, &location.to_string()), Some(store))
+            }
+            None => (LoadedIndex::open_at(&args.index, server.as_ref()).await?, None),
+        };
         let answerer = index.answerer(chat.as_ref());
         let mut stdout = std::io::stdout().lock();
         for question in &questions {
@@ -37,10 +55,15 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
                 eprintln!("strata ask: {diagnostic}");
             }
             // What this answer read from object storage (the first one's includes opening the index).
-            let storage = index
-                .remote
-                .as_ref()
-                .map(|remote| StorageReport { location: remote.location().to_string(), stats: remote.take_stats() });
+            let storage = match (&org, &index.remote) {
+                (Some(store), _) => {
+                    Some(StorageReport { location: store.location().to_string(), stats: store.take_stats() })
+                }
+                (None, Some(remote)) => {
+                    Some(StorageReport { location: remote.location().to_string(), stats: remote.take_stats() })
+                }
+                (None, None) => None,
+            };
             if let (true, Some(storage)) = (args.verbose, &storage) {
                 eprintln!(
                     "strata ask: read {} bytes in {} requests from {}",

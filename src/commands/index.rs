@@ -16,12 +16,37 @@ use strata_search::embed::embedder_for_choice;
 use strata_search::location::{IndexLocation, RemoteIndex};
 
 pub fn run_index_command(args: &IndexArgs) -> Result<()> {
-    let options = args.selection.options();
-    let server = LlmServer::from_values(
-        args.llm.openai_base_url.as_deref(),
-        args.llm.openai_api_key.as_ref().map(Secret::expose),
-    );
-    let repository_url = args.repository_url.clone().or_else(actions_repository_url);
+    let runtime = super::runtime()?;
+    let (report, org) = match &args.org {
+        Some(org) => {
+            let (report, org) = super::org::index_into_org(args, org, &runtime)?;
+            (report, Some(org))
+        }
+        None => (index_to_out(args, &runtime)?, None),
+    };
+    print_warnings(&report);
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct WithOrg<'a> {
+            #[serde(flatten)]
+            report: &'a IndexReport,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            org: Option<&'a super::org::OrgReport>,
+        }
+        serde_json::to_writer_pretty(&mut stdout, &WithOrg { report: &report, org: org.as_ref() })?;
+        writeln!(stdout)?;
+    } else {
+        print_human_summary(&mut stdout, &report)?;
+        if let Some(org) = &org {
+            writeln!(stdout, "{org}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `--out` and `--previous`: build, and upload when `--out` is on object storage.
+fn index_to_out(args: &IndexArgs, runtime: &tokio::runtime::Runtime) -> Result<IndexReport> {
     let started = std::time::Instant::now();
     let previous = args.previous.as_ref().map(stage_previous).transpose()?;
     let download_ms = started.elapsed().as_millis() as u64;
@@ -40,29 +65,7 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
             RemoteIndex::open(object)?,
         ),
     };
-    let runtime = super::runtime()?;
-    let mut report = runtime.block_on(async {
-        let embedder = embedder_for_choice(args.embedder.into(), server.as_ref(), &args.llm.embedding_model).await?;
-        let request = IndexRequest {
-            path: &args.path,
-            rev: &args.rev,
-            out_dir: build_dir.path(),
-            options: &options,
-            embedder: embedder.as_ref(),
-            previous: previous.as_ref().map(StagedIndex::dir),
-            overlay: None,
-            repository_url: repository_url.as_deref(),
-            graph_only: false,
-            previous_without_table: false,
-        };
-        if in_github_actions() {
-            run_index(&request, &LogGroups).await
-        } else if !args.json && std::io::stderr().is_terminal() {
-            run_index(&request, &TerminalProgress::default()).await
-        } else {
-            run_index(&request, &Silent).await
-        }
-    })?;
+    let mut report = build_index(args, previous.as_ref(), build_dir.path(), runtime)?;
     if let (Some(IndexLocation::Object(_)), Some(staged)) = (&args.previous, &previous) {
         report.timings_ms.insert("download".to_string(), download_ms);
         name_location(&mut report, staged.dir(), &args.previous.as_ref().map(ToString::to_string).unwrap_or_default());
@@ -75,15 +78,44 @@ pub fn run_index_command(args: &IndexArgs) -> Result<()> {
         report.timings_ms.insert("upload".to_string(), started.elapsed().as_millis() as u64);
         name_location(&mut report, dir.path(), &args.out.to_string());
     }
-    print_warnings(&report);
-    let mut stdout = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut stdout, &report)?;
-        writeln!(stdout)?;
-    } else {
-        print_human_summary(&mut stdout, &report)?;
-    }
-    Ok(())
+    Ok(report)
+}
+
+/// Runs the pipeline into the local directory `out_dir`, reusing `previous`.
+pub(super) fn build_index(
+    args: &IndexArgs,
+    previous: Option<&StagedIndex>,
+    out_dir: &std::path::Path,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<IndexReport> {
+    let options = args.selection.options();
+    let server = LlmServer::from_values(
+        args.llm.openai_base_url.as_deref(),
+        args.llm.openai_api_key.as_ref().map(Secret::expose),
+    );
+    let repository_url = args.repository_url.clone().or_else(actions_repository_url);
+    runtime.block_on(async {
+        let embedder = embedder_for_choice(args.embedder.into(), server.as_ref(), &args.llm.embedding_model).await?;
+        let request = IndexRequest {
+            path: &args.path,
+            rev: &args.rev,
+            out_dir,
+            options: &options,
+            embedder: embedder.as_ref(),
+            previous: previous.map(StagedIndex::dir),
+            overlay: None,
+            repository_url: repository_url.as_deref(),
+            graph_only: false,
+            previous_without_table: false,
+        };
+        if in_github_actions() {
+            run_index(&request, &LogGroups).await
+        } else if !args.json && std::io::stderr().is_terminal() {
+            run_index(&request, &TerminalProgress::default()).await
+        } else {
+            run_index(&request, &Silent).await
+        }
+    })
 }
 
 /// Where the index is built: the `--out` directory, or a temporary one uploaded afterwards.
@@ -102,7 +134,7 @@ impl BuildDir {
 }
 
 /// The report names the temporary copy `dir` of an index on object storage by its URL instead.
-fn name_location(report: &mut IndexReport, dir: &std::path::Path, url: &str) {
+pub(super) fn name_location(report: &mut IndexReport, dir: &std::path::Path, url: &str) {
     let dir = dir.display().to_string();
     report.out_dir = report.out_dir.replace(&dir, url);
     report.previous = report.previous.replace(&dir, url);

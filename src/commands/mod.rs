@@ -10,6 +10,7 @@ mod fit;
 mod graph;
 mod impact;
 mod index;
+mod org;
 pub mod output;
 mod staged;
 

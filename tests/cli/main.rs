@@ -18,4 +18,5 @@ mod incremental;
 mod index;
 mod object_store;
 mod oracle;
+mod org;
 mod support;

@@ -17,8 +17,8 @@ use serde_json::Value;
 use crate::support::{Repo, index, strata_with_env};
 
 /// A running S3 server, stopped on drop when the test started it.
-struct S3Server {
-    endpoint: String,
+pub(crate) struct S3Server {
+    pub(crate) endpoint: String,
     child: Option<Child>,
 }
 
@@ -32,7 +32,7 @@ impl Drop for S3Server {
 }
 
 /// The server the test runs against, or `None` (the test is skipped) when there is none outside CI.
-fn s3_server() -> Option<S3Server> {
+pub(crate) fn s3_server() -> Option<S3Server> {
     if let Ok(endpoint) = std::env::var("STRATA_TEST_S3_ENDPOINT") {
         return Some(S3Server { endpoint: endpoint.trim_end_matches('/').to_string(), child: None });
     }
@@ -100,14 +100,14 @@ fn http(endpoint: &str, method: &str, path: &str, body: &[u8]) -> Option<u16> {
 }
 
 /// A bucket of its own for each test (a shared server may run several at once).
-fn bucket(server: &S3Server, test: &str) -> String {
+pub(crate) fn bucket(server: &S3Server, test: &str) -> String {
     let name = format!("strata-{test}-{}", std::process::id());
     let status = http(&server.endpoint, "PUT", &format!("/{name}"), b"").expect("the S3 server answers");
     assert!((200..300).contains(&status), "creating bucket {name} answered {status}");
     name
 }
 
-fn strata_s3(server: &S3Server, args: &[&str]) -> Output {
+pub(crate) fn strata_s3(server: &S3Server, args: &[&str]) -> Output {
     strata_with_env(
         args,
         &[
@@ -122,7 +122,7 @@ fn strata_s3(server: &S3Server, args: &[&str]) -> Output {
     )
 }
 
-fn succeeded(output: &Output, what: &str) -> String {
+pub(crate) fn succeeded(output: &Output, what: &str) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     assert!(output.status.success(), "{what} failed: {stderr}");
     String::from_utf8(output.stdout.clone()).unwrap()

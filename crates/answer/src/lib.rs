@@ -14,6 +14,7 @@ pub(crate) mod citations;
 pub(crate) mod extractive;
 pub mod generate;
 pub mod loaded;
+mod org;
 pub mod render;
 pub(crate) mod structural;
 pub(crate) mod tools;
@@ -124,8 +125,20 @@ impl Answerer<'_> {
     pub async fn answer(&self, question: &str) -> anyhow::Result<Answer> {
         // One linker for reading and searching: building it walks every symbol of the index.
         let linker = entities::EntityLinker::new(self.bundle);
+        if self.is_organisation() {
+            let asked = org::read(question.trim());
+            let understood = understand::understand(&asked.text, &linker);
+            let mut answer = self.answer_with(question, understood, &linker).await?;
+            org::regroup(&mut answer, &asked, self.bundle);
+            return Ok(answer);
+        }
         let understood = understand::understand(question.trim(), &linker);
         self.answer_with(question, understood, &linker).await
+    }
+
+    /// The index is an organisation's joined graph (`ask --org`), not one repository's.
+    fn is_organisation(&self) -> bool {
+        self.bundle.meta.source == strata_core::org::ORGANISATION_SOURCE
     }
 
     /// How the one question reader understands `question` against this index.
@@ -405,8 +418,9 @@ impl Answerer<'_> {
 
     /// The decline for a question only the search index could answer, when it cannot be used.
     fn search_unavailable(&self, question: &str, problem: &str) -> Answer {
+        let fix = if self.is_organisation() { "" } else { "; re-run `strata index` to rebuild it" };
         let reason = format!(
-            "I can't search the code for this: {problem}; re-run `strata index` to rebuild it. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
+            "I can't search the code for this: {problem}{fix}. Structural questions (what imports or is imported by a module, cycles, paths, where something is defined, exports) still work."
         );
         self.declined(question, reason, Vec::new())
     }

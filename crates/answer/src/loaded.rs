@@ -69,6 +69,30 @@ impl LoadedIndex {
         Ok(LoadedIndex { manifest, bundle, search, embedder, remote: Some(remote) })
     }
 
+    /// An organisation's graph (every repository of its catalog joined, `strata ask --org`) opened for
+    /// answering: structural questions across repositories are answered from it exactly; the others
+    /// get a note, since no chunk table spans repositories.
+    pub fn organisation(bundle: Bundle, location: &str) -> LoadedIndex {
+        let embedder = strata_search::embed::HashingEmbedder;
+        let manifest = Manifest {
+            schema_version: strata_core::bundle::MANIFEST_SCHEMA_VERSION,
+            bundle_schema_version: bundle.schema_version.clone(),
+            tool: strata_core::bundle::ToolInfo::current(),
+            commit: None,
+            source: bundle.meta.source.clone(),
+            files: Default::default(),
+            embedder: strata_core::bundle::EmbedderInfo { id: embedder.id(), dimension: embedder.dimension() },
+            chunks: Default::default(),
+            timings_ms: Default::default(),
+            answer: None,
+            selection: None,
+        };
+        let search = Err(format!(
+            "{location} is an organisation: questions across its repositories are answered from the import graph only; for code search ask one repository's index"
+        ));
+        LoadedIndex { manifest, bundle, search, embedder: Box::new(embedder), remote: None }
+    }
+
     pub fn answerer<'a>(&'a self, chat: Option<&'a ChatSettings>) -> Answerer<'a> {
         Answerer {
             bundle: &self.bundle,

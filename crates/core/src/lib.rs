@@ -16,6 +16,7 @@ pub mod error_text;
 pub mod graph;
 pub mod graph_view;
 pub mod impact;
+pub mod org;
 pub mod python;
 pub mod secret;
 pub mod source;

@@ -55,7 +55,19 @@ pub fn write_facts_table(dir: &Path, files: &[(&str, &str, &ParsedFile)]) -> Res
 pub fn read_facts_table(dir: &Path) -> Result<FactsTable> {
     let path = dir.join(FACTS_FILE);
     let file = std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
+    facts_of(ParquetRecordBatchReaderBuilder::try_new(file)?)
+}
+
+/// The facts table in `bytes`, read from `path` (a file or a URL, for the message).
+pub fn parse_facts_table(bytes: bytes::Bytes, path: &str) -> Result<FactsTable> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .with_context(|| format!("{path} is not a facts table; re-run `strata index`"))?;
+    facts_of(builder)
+}
+
+fn facts_of<R: parquet::file::reader::ChunkReader + 'static>(
+    builder: ParquetRecordBatchReaderBuilder<R>,
+) -> Result<FactsTable> {
     let recorded = builder.metadata().file_metadata().key_value_metadata().and_then(|pairs| {
         let pair = pairs.iter().find(|pair| pair.key == FACTS_VERSION_KEY)?;
         Some(pair.value.as_deref()?.parse::<u32>())

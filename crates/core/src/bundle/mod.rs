@@ -24,7 +24,7 @@ pub use answer_settings::{
 };
 pub use build::{BuildInput, build_bundle};
 pub use diff::{CycleChange, EdgeRef, Rename, StructuralDiff, diff_bundles, render_diff_markdown};
-pub use facts_table::{FACTS_FILE, FactsTable, read_facts_table, write_facts_table};
+pub use facts_table::{FACTS_FILE, FactsTable, parse_facts_table, read_facts_table, write_facts_table};
 pub use html::{CodeLinks, render_graph_html};
 pub use manifest::{EmbedderInfo, MANIFEST_SCHEMA_VERSION, Manifest, SelectionRecord, ToolInfo};
 pub use model::*;

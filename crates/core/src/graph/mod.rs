@@ -13,7 +13,7 @@ mod stdlib;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::python::FileFacts;
+use crate::python::{FileFacts, ImportStatement};
 
 pub use folders::{FolderEntry, folder_index, folder_of};
 pub use metrics::{GraphMetrics, compute_metrics};
@@ -71,10 +71,21 @@ impl ImportGraph {
 
 /// Builds the graph. `facts[i]` are the facts of `index.modules[i]`.
 pub fn build_import_graph(index: ModuleIndex, facts: &[&FileFacts]) -> ImportGraph {
+    build_import_graph_with(index, facts, resolve_module_imports)
+}
+
+/// Builds the graph with `resolve(&index, i, imports)` giving what module `i`'s imports lead to, as
+/// indices of `index` (an organisation's graph resolves each repository's imports in that repository
+/// first, and only the rest against the other repositories).
+pub fn build_import_graph_with(
+    index: ModuleIndex,
+    facts: &[&FileFacts],
+    resolve: impl Fn(&ModuleIndex, usize, &[ImportStatement]) -> ModuleImports,
+) -> ImportGraph {
     let mut merged: BTreeMap<(usize, usize), Edge> = BTreeMap::new();
     let mut externals = Vec::with_capacity(facts.len());
     for (src, file_facts) in facts.iter().enumerate() {
-        let mut resolved = resolve_module_imports(&index, src, &file_facts.imports);
+        let mut resolved = resolve(&index, src, &file_facts.imports);
         for import in resolved.internal.drain(..) {
             let edge = merged.entry((src, import.dst)).or_insert_with(|| Edge {
                 src,

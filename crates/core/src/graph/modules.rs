@@ -122,7 +122,16 @@ impl ModuleIndex {
     /// Builds the index from module file paths under the given roots (see [`source_roots`]). Returns
     /// warnings for files that shadow each other (`a.py` beside `a/__init__.py`).
     pub fn new(paths: &[String], source_roots: Vec<SourceRoot>) -> (ModuleIndex, Vec<(String, String)>) {
-        let mut modules: Vec<ModuleFile> = paths.iter().map(|path| module_file(path, &source_roots)).collect();
+        let modules: Vec<ModuleFile> = paths.iter().map(|path| module_file(path, &source_roots)).collect();
+        ModuleIndex::from_modules(modules, source_roots)
+    }
+
+    /// The index of modules whose names are already known (an organisation's repositories, each
+    /// module's name read from its own bundle). Same lookups and shadowing warnings as [`ModuleIndex::new`].
+    pub fn from_modules(
+        mut modules: Vec<ModuleFile>,
+        source_roots: Vec<SourceRoot>,
+    ) -> (ModuleIndex, Vec<(String, String)>) {
         modules.sort_by(|a, b| a.id.cmp(&b.id));
 
         let mut by_name = HashMap::new();

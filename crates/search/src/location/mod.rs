@@ -6,6 +6,7 @@
 //! afterwards ([`RemoteIndex::upload`]).
 
 mod counting;
+mod org;
 mod remote;
 
 use std::fmt;
@@ -14,7 +15,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 pub use counting::{IoCounter, IoStats};
-pub use remote::{RemoteIndex, UploadReport};
+pub use org::{CatalogVersion, CommitRetry, Committed, OrgStore};
+pub use remote::{RemoteIndex, S3Settings, UploadReport};
 
 /// An index directory given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
+use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig, UpdateVersion};
 
 use super::ObjectLocation;
 use super::counting::{IoCounter, IoStats};
@@ -48,22 +48,25 @@ pub struct UploadReport {
     pub deleted: usize,
 }
 
-/// The S3 settings strata reads itself, so object_store and LanceDB are told the same.
-#[derive(Debug, Clone)]
-struct S3Settings {
-    endpoint: Option<String>,
-    region: Option<String>,
-    allow_http: bool,
+/// The S3 settings strata reads itself, so object_store and LanceDB are told the same. Commands take
+/// them from the environment ([`S3Settings::from_env`]); a program may set them itself.
+#[derive(Debug, Clone, Default)]
+pub struct S3Settings {
+    pub endpoint: Option<String>,
+    pub region: Option<String>,
+    pub allow_http: bool,
+    /// An access key id and secret; `None`: the standard AWS chain (environment, web identity, instance).
+    pub credentials: Option<(String, String)>,
 }
 
 impl S3Settings {
-    fn from_env() -> S3Settings {
+    pub fn from_env() -> S3Settings {
         let var = |name: &str| std::env::var(name).ok().filter(|value| !value.trim().is_empty());
         let endpoint = var("AWS_ENDPOINT_URL").or_else(|| var("AWS_ENDPOINT"));
         let region = var("AWS_REGION").or_else(|| var("AWS_DEFAULT_REGION"));
         let allow_http = var("AWS_ALLOW_HTTP").is_some_and(|value| value.eq_ignore_ascii_case("true"))
             || endpoint.as_deref().is_some_and(|endpoint| endpoint.starts_with("http://"));
-        S3Settings { endpoint, region, allow_http }
+        S3Settings { endpoint, region, allow_http, credentials: None }
     }
 
     /// A custom endpoint without a region gets `us-east-1`, which S3-compatible servers accept; on AWS
@@ -74,8 +77,12 @@ impl S3Settings {
 }
 
 impl RemoteIndex {
+    /// The index at `location`, with the settings of the standard AWS environment.
     pub fn open(location: &ObjectLocation) -> Result<RemoteIndex> {
-        let settings = S3Settings::from_env();
+        RemoteIndex::open_with(location, S3Settings::from_env())
+    }
+
+    pub fn open_with(location: &ObjectLocation, settings: S3Settings) -> Result<RemoteIndex> {
         let mut builder = AmazonS3Builder::from_env()
             .with_bucket_name(&location.bucket)
             .with_allow_http(settings.allow_http)
@@ -87,6 +94,9 @@ impl RemoteIndex {
         if let Some(region) = settings.region() {
             builder = builder.with_region(region);
         }
+        if let Some((key, secret)) = &settings.credentials {
+            builder = builder.with_access_key_id(key).with_secret_access_key(secret);
+        }
         let store = builder.build().with_context(|| format!("cannot set up the S3 client for {location}"))?;
         let counter = IoCounter::default();
         Ok(RemoteIndex { location: location.clone(), store: counter.wrap(Arc::new(store)), counter, settings })
@@ -94,6 +104,48 @@ impl RemoteIndex {
 
     pub fn location(&self) -> &ObjectLocation {
         &self.location
+    }
+
+    /// The index at another prefix of the same bucket, through the same client and request counter.
+    pub(crate) fn sibling(&self, prefix: String) -> RemoteIndex {
+        RemoteIndex {
+            location: ObjectLocation { bucket: self.location.bucket.clone(), prefix },
+            store: self.store.clone(),
+            counter: self.counter.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+
+    /// The file `name` with the version the store gave it (for a conditional put), or `None`.
+    pub(crate) async fn read_versioned(&self, name: &str) -> Result<Option<(Bytes, UpdateVersion)>> {
+        let uri = self.location.uri_of(name);
+        match self.store.get(&self.key(name)).await {
+            Ok(result) => {
+                let version = UpdateVersion { e_tag: result.meta.e_tag.clone(), version: result.meta.version.clone() };
+                let bytes = result.bytes().await.map_err(|error| store_error(&error, &format!("cannot read {uri}")))?;
+                Ok(Some((bytes, version)))
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(store_error(&error, &format!("cannot read {uri}"))),
+        }
+    }
+
+    /// Writes `name` only if it is still as read (`PutMode::Update`) or still absent (`PutMode::Create`):
+    /// false when another writer changed it first.
+    pub(crate) async fn put_conditionally(&self, name: &str, bytes: Bytes, mode: PutMode) -> Result<bool> {
+        match self.store.put_opts(&self.key(name), PutPayload::from(bytes), PutOptions::from(mode)).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::Precondition { .. } | object_store::Error::AlreadyExists { .. }) => Ok(false),
+            Err(error) => Err(store_error(&error, &format!("cannot write {}", self.location.uri_of(name)))),
+        }
+    }
+
+    /// Deletes `name` (nothing to do when it is gone already).
+    pub(crate) async fn delete(&self, name: &str) -> Result<()> {
+        match self.store.delete(&self.key(name)).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(store_error(&error, &format!("cannot delete {}", self.location.uri_of(name)))),
+        }
     }
 
     /// The counter of every request made for this index, LanceDB's included.

@@ -1,0 +1,197 @@
+//! An organisation's repositories in one object-store prefix (`index --org`, `ask --org`), against a
+//! real S3 server (see `object_store.rs`): imports between repositories, incremental re-indexing from
+//! the catalog's version, old versions removed, and catalog commits that lose to another writer,
+//! injected deterministically (the other writer commits between this one's read and its put).
+
+use std::cell::Cell;
+
+use serde_json::Value;
+use strata_core::org::Catalog;
+use strata_search::location::{CommitRetry, ObjectLocation, OrgStore, S3Settings};
+
+use crate::object_store::{S3Server, bucket, s3_server, strata_s3, succeeded};
+use crate::support::Repo;
+
+fn repo(files: &[(&str, &str)]) -> Repo {
+    let repo = Repo::empty_git();
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit_all("first");
+    repo
+}
+
+fn auth() -> Repo {
+    repo(&[
+        ("acme_auth/__init__.py", "from .tokens import issue\n"),
+        ("acme_auth/tokens.py", "\"\"\"Issue tokens.\"\"\"\n\ndef issue(user):\n    return f'token-{user}'\n"),
+        ("acme_auth/util.py", "import os\n"),
+    ])
+}
+
+fn billing() -> Repo {
+    repo(&[
+        ("billing/__init__.py", ""),
+        (
+            "billing/invoice.py",
+            "from acme_auth import tokens\nimport acme_auth.util\nimport requests\n\ndef bill(user):\n    return tokens.issue(user)\n",
+        ),
+        ("billing/app.py", "from billing import invoice\n"),
+    ])
+}
+
+fn index_org(server: &S3Server, repo: &Repo, org: &str, name: &str) -> Value {
+    let args = ["index", repo.path().to_str().unwrap(), "--org", org, "--name", name, "--json"];
+    serde_json::from_str(&succeeded(&strata_s3(server, &args), "strata index --org")).unwrap()
+}
+
+fn ask_org(server: &S3Server, org: &str, question: &str) -> Value {
+    let output = strata_s3(server, &["ask", "--org", org, "--format", "json", question]);
+    serde_json::from_str(&succeeded(&output, "strata ask --org")).unwrap()
+}
+
+fn store(server: &S3Server, bucket: &str) -> OrgStore {
+    let settings = S3Settings {
+        endpoint: Some(server.endpoint.clone()),
+        region: Some("us-east-1".to_string()),
+        allow_http: true,
+        credentials: Some(("testing".to_string(), "testing".to_string())),
+    };
+    OrgStore::open_with(&ObjectLocation { bucket: bucket.to_string(), prefix: "acme".to_string() }, settings).unwrap()
+}
+
+fn catalog(store: &OrgStore) -> Catalog {
+    tokio::runtime::Runtime::new().unwrap().block_on(store.catalog()).unwrap().0
+}
+
+#[test]
+fn repositories_indexed_into_one_store_are_answered_across() {
+    let Some(server) = s3_server() else { return };
+    let bucket = bucket(&server, "org");
+    let org = format!("s3://{bucket}/acme");
+    let (auth, billing) = (auth(), billing());
+
+    let first = index_org(&server, &auth, &org, "auth");
+    assert_eq!(first["org"]["generation"], 1, "{first}");
+    assert_eq!(first["org"]["cross_imports"], 0);
+    let second = index_org(&server, &billing, &org, "billing");
+    assert_eq!((second["org"]["generation"].as_u64(), second["org"]["repositories"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(second["org"]["cross_imports"], 2, "invoice imports tokens and util: {second}");
+
+    let store = store(&server, &bucket);
+    let written = catalog(&store);
+    assert_eq!(written.repositories.keys().collect::<Vec<_>>(), ["auth", "billing"]);
+    assert_eq!(written.repositories["auth"].packages, ["acme_auth"]);
+    assert_eq!(written.repositories["billing"].imports_packages, ["acme_auth", "requests"]);
+    let imports: Vec<(&str, &str, &str)> = written
+        .cross_imports
+        .iter()
+        .map(|i| (i.importer_repo.as_str(), i.importer.as_str(), i.imported.as_str()))
+        .collect();
+    assert_eq!(
+        imports,
+        [
+            ("billing", "billing/invoice.py", "acme_auth/tokens.py"),
+            ("billing", "billing/invoice.py", "acme_auth/util.py")
+        ]
+    );
+    assert_eq!(written.cross_imports[0].resolved_at.as_deref(), Some(auth.head().as_str()));
+
+    // Structural questions across repositories, exact, citing the repository and path.
+    let answer = ask_org(&server, &org, "What imports acme_auth.tokens?");
+    assert_eq!(answer["mode"], "structural", "{answer}");
+    let cited: Vec<&str> =
+        answer["citations"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert!(
+        cited.contains(&"billing/billing/invoice.py") && cited.contains(&"auth/acme_auth/__init__.py"),
+        "{cited:?}"
+    );
+    assert!(answer["storage"]["requests"].as_u64().unwrap() > 0, "{answer}");
+    let answer = ask_org(&server, &org, "Which repositories import acme_auth?");
+    let text = answer["answer"].as_str().unwrap();
+    assert!(text.starts_with("1 repository (any module of `auth/acme_auth`): **billing** (1)"), "{text}");
+    let answer = ask_org(&server, &org, "What in other repositories depends on acme_auth.tokens?");
+    let text = answer["answer"].as_str().unwrap();
+    assert!(text.starts_with("1 repository outside `auth`: **billing** (2)"), "{text}");
+    let answer = ask_org(&server, &org, "How are tokens issued?");
+    assert_eq!(answer["mode"], "declined", "{answer}");
+    assert!(answer["answer"].as_str().unwrap().contains("is an organisation"), "{answer}");
+
+    // Re-indexing starts from the version the catalog names and keeps the imports from billing.
+    auth.write("acme_auth/keys.py", "from acme_auth import tokens\n");
+    auth.commit_all("keys");
+    let third = index_org(&server, &auth, &org, "auth");
+    assert_eq!(third["previous"], "used", "{third}");
+    assert!(third["timings_ms"]["download"].is_u64(), "{third}");
+    assert_eq!(third["n_files_reused"], 3, "{third}");
+    assert_eq!((third["org"]["generation"].as_u64(), third["org"]["cross_imports"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(third["org"]["removed_files"], 0, "the replaced version stays for readers of the older catalog");
+    let fourth = index_org(&server, &auth, &org, "auth");
+    assert!(fourth["org"]["removed_files"].as_u64().unwrap() > 0, "{fourth}");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let first_files = runtime.block_on(store.index(first["org"]["index"].as_str().unwrap()).list()).unwrap();
+    assert!(first_files.is_empty(), "the first version is gone: {first_files:?}");
+    let third_files = runtime.block_on(store.index(third["org"]["index"].as_str().unwrap()).list()).unwrap();
+    assert!(third_files.iter().any(|(name, _)| name == "manifest.json"), "the replaced version is kept");
+    let written = catalog(&store);
+    assert_eq!(written.cross_imports[0].resolved_at.as_deref(), Some(auth.head().as_str()));
+
+    // An organisation lives on object storage only.
+    let local = tempfile::tempdir().unwrap();
+    let output = strata_s3(&server, &["index", auth.path().to_str().unwrap(), "--org", local.path().to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("needs an object-store URL"));
+}
+
+#[test]
+fn a_catalog_commit_that_loses_to_another_writer_100_times_loses_nothing() {
+    let Some(server) = s3_server() else { return };
+    let bucket = bucket(&server, "conflicts");
+    let org = format!("s3://{bucket}/acme");
+    let (auth, billing, other) =
+        (auth(), billing(), repo(&[("tools/__init__.py", ""), ("tools/log.py", "import logging\n")]));
+    index_org(&server, &auth, &org, "auth");
+    index_org(&server, &billing, &org, "billing");
+    index_org(&server, &other, &org, "tools");
+    let store = store(&server, &bucket);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let before = runtime.block_on(store.catalog()).unwrap().0;
+    let (auth_bundle, auth_facts) = runtime.block_on(store.repository("auth", &before.repositories["auth"])).unwrap();
+    let tools = before.repositories["tools"].clone();
+    let (tools_bundle, tools_facts) = runtime.block_on(store.repository("tools", &tools)).unwrap();
+    let mut auth_entry = before.repositories["auth"].clone();
+    auth_entry.commit = Some("feedface".to_string());
+
+    // Writer A records auth; before each of its first 100 puts, writer B records another repository.
+    let injected = Cell::new(0);
+    let no_pause =
+        CommitRetry { attempts: 200, pause: std::time::Duration::ZERO, max_pause: std::time::Duration::ZERO };
+    let committed = runtime
+        .block_on(store.commit(
+            |current| {
+                let k = injected.get();
+                let (store, tools, tools_bundle, tools_facts) = (&store, &tools, &tools_bundle, &tools_facts);
+                let (auth_entry, auth_bundle, auth_facts) = (&auth_entry, &auth_bundle, &auth_facts);
+                let injected = &injected;
+                async move {
+                    if k < 100 {
+                        injected.set(k + 1);
+                        let name = format!("tools-{k}");
+                        store.commit_repository(&name, tools, tools_bundle, tools_facts, no_pause).await?;
+                    }
+                    store.catalog_with(current, "auth", auth_entry, auth_bundle, auth_facts).await
+                }
+            },
+            no_pause,
+        ))
+        .unwrap();
+    assert_eq!(committed.conflicts, 100);
+    let after = runtime.block_on(store.catalog()).unwrap().0;
+    assert_eq!(after, committed.catalog, "what was committed is what is stored");
+    assert_eq!(after.generation, before.generation + 101);
+    assert_eq!(after.repositories.len(), 103, "auth, billing, tools and the 100 others");
+    assert!((0..100).all(|k| after.repositories.contains_key(&format!("tools-{k}"))));
+    assert_eq!(after.repositories["auth"].commit.as_deref(), Some("feedface"));
+    assert_eq!(after.cross_imports.len(), 2, "billing's imports of auth, resolved again");
+    assert!(after.cross_imports.iter().all(|i| i.resolved_at.as_deref() == Some("feedface")));
+}

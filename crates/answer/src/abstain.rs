@@ -236,7 +236,8 @@ const BEYOND: &[Beyond] = &[
     Beyond {
         what: "the project's people",
         alone: "maintainer author creator founder contributor committer sponsor funder donor volunteer mentor \
-            bdfl steering|council core|team core|developer release|manager project|lead employee salary",
+            bdfl steering|council core|team core|developer release|manager project|lead employee salary \
+            point|of|contact commit|rights merge|rights commit|access commit|bit",
         paired: "",
         with: "",
     },
@@ -244,8 +245,8 @@ const BEYOND: &[Beyond] = &[
         what: "the project's community and process",
         alone: "gsoc summer|of|code sprint conference meetup mailing|list forum discord slack governance triage \
             code|of|conduct issue|tracker trac jira",
-        paired: "vote ticket tickets",
-        with: "project team community core open",
+        paired: "vote ticket tickets meeting",
+        with: "project team community core open developer contributor maintainer weekly monthly regular",
     },
     Beyond {
         what: "the project's plans and releases",
@@ -257,7 +258,7 @@ const BEYOND: &[Beyond] = &[
         what: "numbers about the project",
         alone: "popularity market|share survey",
         paired: "users people companies websites sites stars forks contributors members installs universities \
-            developers organizations businesses downloads",
+            developers organizations businesses downloads pull|request",
         with: "how|many number count per|month per|week per|year worldwide",
     },
     Beyond {
@@ -364,6 +365,10 @@ mod tests {
             "Which cloud hosts the project's documentation website?",
             "Why did the core developers decide to drop the old parser, and who decided it?",
             "What is on the roadmap for the ORM?",
+            "Who is the right point of contact for a security report?",
+            "Which developers have commit rights on the main repository?",
+            "How often does the core team hold its weekly meeting?",
+            "How many pull requests are waiting for review right now?",
         ] {
             assert!(beyond_the_code(question).is_some(), "{question}");
         }
@@ -375,6 +380,10 @@ mod tests {
             "How many modules import the session module?",
             "Why do I get a version conflict error when two packages need different versions?",
             "Where are the file downloads of a package retried?",
+            "How does the client open a pull request through the API?",
+            "Which function decides whether a meeting room is free?",
+            "How does the session commit pending rows to the database?",
+            "Where does the core call the plugin hooks?",
         ] {
             assert_eq!(beyond_the_code(question), None, "{question}");
         }

@@ -10,6 +10,10 @@ pub mod location;
 pub mod rank;
 pub mod retrieve;
 pub mod store;
+pub mod vectors;
+
+#[cfg(test)]
+mod search_tests;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -25,6 +29,9 @@ use store::{ChunkRow, StoredChunk};
 pub struct SearchIndex {
     pub store: store::ChunkStore,
     pub lexicon: lexicon::Lexicon,
+    /// `vectors.parquet`, the chunk vectors by dimension; `None` in an index written before it existed
+    /// (the search then scans LanceDB's vector column).
+    pub vectors: Option<vectors::VectorColumns>,
 }
 
 impl SearchIndex {
@@ -33,7 +40,8 @@ impl SearchIndex {
         let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
         let lexicon = lexicon::read_lexicon(index_dir, &ids)?;
         let store = store::ChunkStore::open(index_dir).await?;
-        Ok(SearchIndex { store, lexicon })
+        let vectors = vectors::VectorColumns::open(index_dir).await?;
+        Ok(SearchIndex { store, lexicon, vectors })
     }
 
     /// Opens the search side of an index on object storage: the lexicon is fetched whole (a question
@@ -47,7 +55,8 @@ impl SearchIndex {
         let bytes = remote.read(lexicon::LEXICON_FILE).await?.with_context(|| format!("{uri} is missing"))?;
         let lexicon = lexicon::parse_lexicon(bytes, &ids)?;
         let store = store::ChunkStore::open_remote(remote).await?;
-        Ok(SearchIndex { store, lexicon })
+        let vectors = vectors::VectorColumns::open_remote(remote).await?;
+        Ok(SearchIndex { store, lexicon, vectors })
     }
 }
 
@@ -113,6 +122,7 @@ pub async fn write_search_index(
     timings_ms.insert("table", elapsed_ms(clock));
     timings_ms.insert("embed", embed_ms);
     timings_ms.extend(steps);
+    timings_ms.insert("vectors", write_vectors_file(index_dir, embedder.dimension()).await?);
     Ok(SearchIndexStats {
         n_chunks: chunks.len(),
         n_embedded,
@@ -170,6 +180,7 @@ pub async fn update_search_index(
         .collect();
     timings_ms.insert("copy", elapsed_ms(clock));
     timings_ms.extend(store::update_chunk_table(index_dir, &stale, &rows, embedder.dimension()).await?);
+    timings_ms.insert("vectors", write_vectors_file(index_dir, embedder.dimension()).await?);
     Ok(SearchIndexStats {
         n_chunks: hashes.len(),
         n_embedded,
@@ -178,6 +189,15 @@ pub async fn update_search_index(
         hashes,
         timings_ms,
     })
+}
+
+/// Writes `vectors.parquet` from the finished chunk table (the same rows, whether written whole or
+/// updated). Returns the milliseconds it took.
+async fn write_vectors_file(index_dir: &Path, dimension: usize) -> Result<u64> {
+    let clock = Instant::now();
+    let rows = store::ChunkStore::open(index_dir).await?.all_vectors().await?;
+    vectors::write_vectors(index_dir, rows, dimension)?;
+    Ok(elapsed_ms(clock))
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

@@ -85,7 +85,7 @@ pub async fn prepare(
 ) -> Result<Prepared> {
     let query_words = query_words(question);
     let vector = embedder.embed(&[question]).await?.pop().unwrap_or_default();
-    let pool = index.store.search(&query_words.join(" "), &vector, POOL, None).await?;
+    let pool = index.store.search(&query_words.join(" "), &vector, POOL, index.vectors.as_ref()).await?;
     let folders = chosen_folders.unwrap_or_default();
     Ok(prepare_with_pool(index, bundle, linker, question, pool, folders, query_words))
 }

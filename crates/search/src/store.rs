@@ -22,6 +22,7 @@ use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions, Select};
 use lancedb::table::{NewColumnTransform, OptimizeAction};
 
 use super::chunks::{Chunk, ChunkKind};
+use super::vectors::VectorColumns;
 
 pub const TABLE_NAME: &str = "chunks";
 pub const LANCEDB_DIR: &str = "lancedb";
@@ -448,12 +449,92 @@ impl ChunkStore {
         Ok(batches.iter().any(|batch| batch.num_rows() > 0))
     }
 
-    /// Hybrid search when there are words to match, vector-only otherwise. `filter` is a SQL predicate.
-    pub async fn search(&self, words: &str, vector: &[f32], limit: usize, filter: Option<&str>) -> Result<Vec<Hit>> {
-        let mut query = self.table.query().limit(limit);
-        if let Some(filter) = filter {
-            query = query.only_if(filter);
+    /// Hybrid search when there are words to match, vector-only otherwise: full-text and nearest
+    /// neighbours fused by reciprocal rank (k = 60, as LanceDB's hybrid query). The nearest neighbours
+    /// come from `vectors` (the dimensions the question uses, read alone) when the index has that file,
+    /// else from LanceDB's scan of the vector column (an index written before it existed).
+    pub async fn search(
+        &self,
+        words: &str,
+        vector: &[f32],
+        limit: usize,
+        vectors: Option<&VectorColumns>,
+    ) -> Result<Vec<Hit>> {
+        let Some(vectors) = vectors else { return self.lance_search(words, vector, limit).await };
+        let nearest = vectors.nearest(vector, limit).await?;
+        let text = if words.trim().is_empty() { Vec::new() } else { self.text_search(words, limit).await? };
+        let known: std::collections::HashSet<&str> = text.iter().map(|hit| hit.id.as_str()).collect();
+        let missing: Vec<&str> = nearest.iter().map(|(id, _)| id.as_str()).filter(|id| !known.contains(id)).collect();
+        let mut rows: HashMap<String, Hit> = self.rows_by_id(&missing).await?;
+        if text.is_empty() {
+            // Vector-only, scored as LanceDB scores a vector search.
+            return Ok(nearest
+                .iter()
+                .filter_map(|(id, distance)| {
+                    let mut hit = rows.remove(id)?;
+                    hit.score = 1.0 / (1.0 + distance);
+                    Some(hit)
+                })
+                .collect());
         }
+        let ranked_ids: Vec<&str> = nearest.iter().map(|(id, _)| id.as_str()).collect();
+        let text_ids: Vec<&str> = text.iter().map(|hit| hit.id.as_str()).collect();
+        let fused = reciprocal_rank_fusion(&ranked_ids, &text_ids, limit);
+        let mut by_id: HashMap<String, Hit> = text.iter().map(|hit| (hit.id.clone(), hit.clone())).collect();
+        by_id.extend(rows.drain());
+        Ok(fused
+            .into_iter()
+            .filter_map(|(id, score)| {
+                let mut hit = by_id.remove(id)?;
+                hit.score = score;
+                Some(hit)
+            })
+            .collect())
+    }
+
+    /// The full-text search alone, best first.
+    async fn text_search(&self, words: &str, limit: usize) -> Result<Vec<Hit>> {
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .full_text_search(FullTextSearchQuery::new(words.to_string()))
+            .select(Select::Columns(HIT_COLUMNS.iter().map(|c| c.to_string()).collect()))
+            .limit(limit)
+            .execute()
+            .await?
+            .try_collect()
+            .await?;
+        let mut hits = Vec::new();
+        for batch in &batches {
+            hits.extend(hits_of(batch)?);
+        }
+        Ok(hits)
+    }
+
+    /// The rows of chunk `ids`, by id.
+    async fn rows_by_id(&self, ids: &[&str]) -> Result<HashMap<String, Hit>> {
+        let mut rows = HashMap::new();
+        for batch in ids.chunks(512) {
+            let quoted: Vec<String> = batch.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
+            let batches: Vec<RecordBatch> = self
+                .table
+                .query()
+                .only_if(format!("id IN ({})", quoted.join(", ")))
+                .select(Select::Columns(HIT_COLUMNS.iter().map(|c| c.to_string()).collect()))
+                .execute()
+                .await?
+                .try_collect()
+                .await?;
+            for batch in &batches {
+                rows.extend(hits_of(batch)?.into_iter().map(|hit| (hit.id.clone(), hit)));
+            }
+        }
+        Ok(rows)
+    }
+
+    /// LanceDB's own hybrid (or vector-only) query, scanning the whole vector column.
+    async fn lance_search(&self, words: &str, vector: &[f32], limit: usize) -> Result<Vec<Hit>> {
+        let query = self.table.query().limit(limit);
         let batches: Vec<RecordBatch> = if words.trim().is_empty() {
             query.nearest_to(vector)?.execute().await?.try_collect().await?
         } else {
@@ -471,6 +552,60 @@ impl ChunkStore {
         }
         Ok(hits)
     }
+
+    /// Every row's chunk id and vector (what `vectors.parquet` is written from).
+    pub async fn all_vectors(&self) -> Result<Vec<(String, Vec<f32>)>> {
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .select(Select::Columns(vec!["id".to_string(), "vector".to_string()]))
+            .execute()
+            .await?
+            .try_collect()
+            .await?;
+        let mut rows = Vec::new();
+        for batch in &batches {
+            let ids = string_column(batch, "id")?;
+            let column = batch
+                .column_by_name("vector")
+                .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
+                .context("chunk table has no vector column")?;
+            for row in 0..batch.num_rows() {
+                let values = column.value(row);
+                let floats =
+                    values.as_any().downcast_ref::<Float32Array>().context("chunk vectors are not 32-bit floats")?;
+                rows.push((ids.value(row).to_string(), floats.values().to_vec()));
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// The columns a search hit is read from.
+const HIT_COLUMNS: [&str; 7] = ["id", "kind", "module", "symbol", "line_start", "line_end", "text"];
+/// Reciprocal-rank fusion's constant (LanceDB's default, from Cormack et al.).
+const RRF_K: f32 = 60.0;
+
+/// Two rankings fused: each id scores 1/(rank + k) in each ranking it is in (rank from 0), best first;
+/// ties in the order ids first appear, the vector ranking before the text one (as LanceDB merges them).
+fn reciprocal_rank_fusion<'a>(vector: &[&'a str], text: &[&'a str], limit: usize) -> Vec<(&'a str, f32)> {
+    let mut scores: Vec<(&'a str, f32)> = Vec::new();
+    let mut position: HashMap<&str, usize> = HashMap::new();
+    for ranking in [vector, text] {
+        for (rank, id) in ranking.iter().enumerate() {
+            let score = 1.0 / (rank as f32 + RRF_K);
+            match position.get(id) {
+                Some(&at) => scores[at].1 += score,
+                None => {
+                    position.insert(id, scores.len());
+                    scores.push((id, score));
+                }
+            }
+        }
+    }
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+    scores.truncate(limit);
+    scores
 }
 
 fn chunks_of(batch: &RecordBatch) -> Result<Vec<(Chunk, String)>> {

@@ -17,7 +17,9 @@ use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig, UpdateVersion};
+use object_store::{
+    GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig, UpdateVersion,
+};
 
 use super::ObjectLocation;
 use super::counting::{IoCounter, IoStats};
@@ -128,6 +130,29 @@ impl RemoteIndex {
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(store_error(&error, &format!("cannot read {uri}"))),
         }
+    }
+
+    /// The last `n` bytes of `name` (all of it when shorter) and its size, or `None` when it is missing.
+    pub(crate) async fn read_tail(&self, name: &str, n: u64) -> Result<Option<(Bytes, u64)>> {
+        let uri = self.location.uri_of(name);
+        let options = GetOptions { range: Some(GetRange::Suffix(n)), ..Default::default() };
+        match self.store.get_opts(&self.key(name), options).await {
+            Ok(result) => {
+                let size = result.meta.size;
+                let bytes = result.bytes().await.map_err(|error| store_error(&error, &format!("cannot read {uri}")))?;
+                Ok(Some((bytes, size)))
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(store_error(&error, &format!("cannot read {uri}"))),
+        }
+    }
+
+    /// The byte `ranges` of `name` (requests for nearby ranges are merged).
+    pub(crate) async fn read_ranges(&self, name: &str, ranges: &[std::ops::Range<u64>]) -> Result<Vec<Bytes>> {
+        self.store
+            .get_ranges(&self.key(name), ranges)
+            .await
+            .map_err(|error| store_error(&error, &format!("cannot read {}", self.location.uri_of(name))))
     }
 
     /// Writes `name` only if it is still as read (`PutMode::Update`) or still absent (`PutMode::Create`):

@@ -1,0 +1,108 @@
+//! The chunk search through `vectors.parquet` against LanceDB's own query on the same table: the same
+//! nearest neighbours, and the same fused ranking, for a table written whole and for one updated in place.
+
+use super::chunks::{Chunk, ChunkKind};
+use super::embed::{Embedder, HashingEmbedder};
+use super::store::{ChunkStore, Hit};
+use super::vectors::VectorColumns;
+use super::{PreviousTable, text_hash, update_search_index, write_search_index};
+
+const TEXTS: &[&str] = &[
+    "def send(request): open a connection, send the request and read the response",
+    "class Session: keeps cookies and connection pools across requests",
+    "def get_netrc_auth(url): read credentials for a host from the netrc file",
+    "def parse_header_links(value): split a Link header into its urls and parameters",
+    "class HTTPAdapter: the transport adapter that sends requests over urllib3 pools",
+    "def to_native_string(string): convert a string to the native str type",
+    "def rebuild_proxies(prepared): rebuild the proxy settings when a request is redirected",
+    "def iter_content(chunk_size): iterate over the response body in chunks of bytes",
+    "class CaseInsensitiveDict: a dict whose keys compare without case",
+    "def super_len(o): the length of a file-like object or string, for the content length",
+];
+
+fn chunks(texts: &[&str]) -> Vec<Chunk> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| Chunk {
+            id: format!("code:m{i}.py:1-2"),
+            kind: ChunkKind::Code,
+            module: format!("m{i}.py"),
+            folder: String::new(),
+            symbol: None,
+            line_start: 1,
+            line_end: 2,
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+/// Two rankings agree: the same scores, and the same chunk wherever a score is not shared (chunks at
+/// an equal distance or an equal fused score may come in either order).
+fn agree(question: &str, a: &[Hit], b: &[Hit]) {
+    let scores = |hits: &[Hit]| hits.iter().map(|hit| (hit.score * 1e5).round() as i64).collect::<Vec<_>>();
+    let (sa, sb) = (scores(a), scores(b));
+    let (mut sorted_a, mut sorted_b) = (sa.clone(), sb.clone());
+    sorted_a.sort();
+    sorted_b.sort();
+    assert_eq!(sorted_a, sorted_b, "{question}: different scores");
+    for (hit, score) in a.iter().zip(&sa) {
+        if sa.iter().filter(|s| *s == score).count() == 1 {
+            let other = b.iter().zip(&sb).find(|(_, s)| *s == score).map(|(hit, _)| hit.id.as_str());
+            assert_eq!(other, Some(hit.id.as_str()), "{question}: score {score} is another chunk's");
+        }
+    }
+}
+
+async fn same_search_both_ways(dir: &std::path::Path) {
+    let store = ChunkStore::open(dir).await.unwrap();
+    let vectors = VectorColumns::open(dir).await.unwrap().expect("vectors.parquet is written with the table");
+    let mut fused_compared = 0;
+    for question in [
+        "how are cookies kept across requests",
+        "proxy settings after a redirect",
+        "netrc credentials",
+        "send the request over a connection and read the response",
+    ] {
+        let vector = HashingEmbedder.embed(&[question]).await.unwrap().remove(0);
+        let nearest_file = store.search("", &vector, 4, Some(&vectors)).await.unwrap();
+        let nearest_lance = store.search("", &vector, 4, None).await.unwrap();
+        agree(question, &nearest_file, &nearest_lance);
+        // The fused ranking depends on the order of chunks at an equal distance, which neither search
+        // fixes the same way: compared when the nearest six have six different distances.
+        let six = store.search("", &vector, 6, Some(&vectors)).await.unwrap();
+        let mut distances: Vec<i64> = six.iter().map(|hit| (hit.score * 1e5).round() as i64).collect();
+        distances.dedup();
+        if distances.len() == six.len() {
+            let through_file = store.search(question, &vector, 5, Some(&vectors)).await.unwrap();
+            let through_lance = store.search(question, &vector, 5, None).await.unwrap();
+            agree(question, &through_file, &through_lance);
+            fused_compared += 1;
+        }
+    }
+    assert!(fused_compared >= 2, "only {fused_compared} questions without ties");
+}
+
+#[tokio::test]
+async fn the_search_through_the_vectors_file_is_lancedbs() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = chunks(TEXTS);
+    let hashes: Vec<String> = all.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    write_search_index(dir.path(), &all, &hashes, None, &HashingEmbedder).await.unwrap();
+    same_search_both_ways(dir.path()).await;
+
+    // Updated in place: one chunk changed, one gone, one new; the file follows the table.
+    let mut texts: Vec<&str> = TEXTS[..9].to_vec();
+    texts[0] = "def send(request, stream): send the request and stream the response body";
+    texts.push("def guess_filename(obj): the name of a file-like object");
+    let fresh = chunks(&texts);
+    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let previous = std::collections::BTreeMap::from_iter(all.iter().map(|c| c.id.clone()).zip(hashes));
+    let next = tempfile::tempdir().unwrap();
+    let table = PreviousTable { index_dir: dir.path(), hashes: &previous };
+    update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
+    let vectors = VectorColumns::open(next.path()).await.unwrap().unwrap();
+    let nearest = vectors.nearest(&HashingEmbedder.embed(&["guess the file name"]).await.unwrap()[0], 1).await.unwrap();
+    assert_eq!(nearest[0].0, "code:m9.py:1-2", "the new chunk is in the file");
+    same_search_both_ways(next.path()).await;
+}

@@ -265,8 +265,16 @@ pub struct ImpactArgs {
     pub rev: String,
     /// The base index (the default branch's, from `strata fetch` or `strata index`): only files whose
     /// blob changed since are parsed. A directory or an `s3://bucket/prefix` URL.
-    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location)]
-    pub previous: IndexLocation,
+    #[arg(long, value_name = "DIR", env = "STRATA_PREVIOUS", value_parser = index_location, required_unless_present = "org")]
+    pub previous: Option<IndexLocation>,
+    /// An organisation's store (`s3://bucket/prefix`, written by `index --org`): the base index is this
+    /// repository's version in its catalog, and the modules of the other repositories that depend on
+    /// the change are added, each with its chain.
+    #[arg(long, value_name = "URL", env = "STRATA_ORG", value_parser = index_location, conflicts_with = "previous")]
+    pub org: Option<IndexLocation>,
+    /// The repository's name in the organisation (default as for `index --org`).
+    #[arg(long, value_name = "NAME", env = "STRATA_REPOSITORY_NAME", requires = "org")]
+    pub name: Option<String>,
     #[arg(long, value_enum, default_value = "markdown", env = "STRATA_IMPACT_FORMAT")]
     pub format: ImpactFormat,
     /// File name pattern of test modules, repeatable (replaces `strata.toml`'s `[impact] test-files`;

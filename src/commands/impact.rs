@@ -11,7 +11,16 @@ use strata_core::graph_view::TestModules;
 use strata_core::impact::{impact, render::render_markdown};
 
 pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
-    let head = super::head_against_base(&args.path, &args.rev, Some(&args.previous), &args.selection)?;
+    let org = args
+        .org
+        .as_ref()
+        .map(|location| super::org::OrgBase::open(location, args.name.as_deref(), &args.path))
+        .transpose()?;
+    let previous = match &org {
+        Some(org) => Some(org.base_location()),
+        None => args.previous.clone(),
+    };
+    let head = super::head_against_base(&args.path, &args.rev, previous.as_ref(), &args.selection)?;
     let base = head.previous.as_ref().context("the base index was not read")?;
     for warning in &head.warnings {
         if warning.path.is_none() {
@@ -22,7 +31,10 @@ pub fn run_impact_command(args: &ImpactArgs) -> Result<()> {
     }
     let patterns = if args.test_files.is_empty() { &head.settings.test_files } else { &args.test_files };
     let tests = TestModules::new(patterns)?;
-    let result = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &tests, args.runtime);
+    let mut result = impact(&base.bundle, &base.manifest.files, &head.bundle, &head.files, &tests, args.runtime);
+    if let Some(org) = &org {
+        result = result.with_other_repositories(&org.graph()?, org.name(), args.runtime);
+    }
     let mut stdout = std::io::stdout().lock();
     if args.tests {
         for test in &result.tests {

@@ -14,7 +14,7 @@ use super::index::{build_index, name_location};
 use super::staged::stage_previous;
 use crate::cli::IndexArgs;
 use strata_core::bundle::{read_bundle, read_facts_table};
-use strata_core::org::{CatalogEntry, check_repository_name, imported_packages, provided_packages};
+use strata_core::org::{Catalog, CatalogEntry, check_repository_name, imported_packages, provided_packages};
 use strata_index::IndexReport;
 use strata_search::location::{CommitRetry, IndexLocation, OrgStore};
 
@@ -71,7 +71,7 @@ pub(crate) fn index_into_org(
     runtime: &tokio::runtime::Runtime,
 ) -> Result<(IndexReport, OrgReport)> {
     let store = org_store(location)?;
-    let name = repository_name(args)?;
+    let name = repository_name(args.name.as_deref(), &args.path)?;
     let (catalog, _) = runtime.block_on(store.catalog())?;
     let replaced = catalog.repositories.get(&name).map(|entry| entry.index.clone());
 
@@ -138,23 +138,59 @@ pub(crate) fn index_into_org(
 }
 
 /// `--name`, else the repository's name in GitHub Actions, else the indexed folder's name.
-fn repository_name(args: &IndexArgs) -> Result<String> {
+fn repository_name(name: Option<&str>, path: &std::path::Path) -> Result<String> {
     let from_actions = || {
         let repository = std::env::var("GITHUB_REPOSITORY").ok()?;
         repository.rsplit('/').next().filter(|name| !name.is_empty()).map(str::to_string)
     };
     let from_folder = || {
-        let path = std::fs::canonicalize(&args.path).ok()?;
+        let path = std::fs::canonicalize(path).ok()?;
         path.file_name()?.to_str().map(str::to_string)
     };
-    let name = args
-        .name
-        .clone()
+    let name = name
+        .map(str::to_string)
         .or_else(from_actions)
         .or_else(from_folder)
         .context("cannot tell the repository's name; pass --name NAME")?;
     check_repository_name(&name)?;
     Ok(name)
+}
+
+/// `impact --org`: this repository's base version in the organisation's catalog, and the catalog's
+/// joined graph (read once the change is known to need it).
+pub(crate) struct OrgBase {
+    store: OrgStore,
+    catalog: Catalog,
+    name: String,
+    index: String,
+}
+
+impl OrgBase {
+    pub(crate) fn open(location: &IndexLocation, name: Option<&str>, path: &std::path::Path) -> Result<OrgBase> {
+        let store = org_store(location)?;
+        let name = repository_name(name, path)?;
+        let (catalog, _) = super::runtime()?.block_on(store.catalog())?;
+        let index = catalog.repositories.get(&name).map(|entry| entry.index.clone()).with_context(|| {
+            format!(
+                "{location} has no repository {name} in its catalog; run `strata index --org {location} --name {name}` on the default branch first"
+            )
+        })?;
+        Ok(OrgBase { store, catalog, name, index })
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the base index (this repository's version in the catalog) is.
+    pub(crate) fn base_location(&self) -> IndexLocation {
+        IndexLocation::Object(self.store.index_location(&self.index))
+    }
+
+    /// The organisation's graph, as the catalog read names it.
+    pub(crate) fn graph(&self) -> Result<strata_core::bundle::Bundle> {
+        Ok(super::runtime()?.block_on(self.store.graph(&self.catalog, None, &[]))?.bundle)
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -117,13 +117,45 @@ fn repositories_indexed_into_one_store_are_answered_across() {
     assert_eq!(answer["mode"], "declined", "{answer}");
     assert!(answer["answer"].as_str().unwrap().contains("is an organisation"), "{answer}");
 
-    // Re-indexing starts from the version the catalog names and keeps the imports from billing.
+    // A change to auth, before it is indexed: what it affects in other repositories, with chains.
     auth.write("acme_auth/keys.py", "from acme_auth import tokens\n");
+    auth.write("acme_auth/tokens.py", "def issue(user, scope=None):\n    return f'token-{user}'\n");
     auth.commit_all("keys");
+    let path = auth.path().to_str().unwrap();
+    let args = ["impact", path, "--org", &org, "--name", "auth", "--format", "json"];
+    let impact: Value = serde_json::from_str(&succeeded(&strata_s3(&server, &args), "strata impact --org")).unwrap();
+    let elsewhere: Vec<(&str, Vec<&str>)> = impact["other_repositories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (a["id"].as_str().unwrap(), a["via"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect())
+        })
+        .collect();
+    assert_eq!(
+        elsewhere,
+        [
+            (
+                "billing/billing/app.py",
+                vec!["billing/billing/app.py", "billing/billing/invoice.py", "auth/acme_auth/tokens.py"]
+            ),
+            ("billing/billing/invoice.py", vec!["billing/billing/invoice.py", "auth/acme_auth/tokens.py"]),
+        ],
+        "{impact}"
+    );
+    let args = ["impact", path, "--org", &org, "--name", "auth"];
+    let markdown = succeeded(&strata_s3(&server, &args), "strata impact --org");
+    assert!(markdown.contains("### In other repositories"), "{markdown}");
+    assert!(markdown.contains("2 module(s) in other repositories affected."), "{markdown}");
+    let args = ["impact", path, "--org", &org, "--name", "nobody"];
+    let output = strata_s3(&server, &args);
+    assert!(!output.status.success() && String::from_utf8_lossy(&output.stderr).contains("no repository nobody"));
+
+    // Re-indexing starts from the version the catalog names and keeps the imports from billing.
     let third = index_org(&server, &auth, &org, "auth");
     assert_eq!(third["previous"], "used", "{third}");
     assert!(third["timings_ms"]["download"].is_u64(), "{third}");
-    assert_eq!(third["n_files_reused"], 3, "{third}");
+    assert_eq!(third["n_files_reused"], 2, "{third}");
     assert_eq!((third["org"]["generation"].as_u64(), third["org"]["cross_imports"].as_u64()), (Some(3), Some(2)));
     assert_eq!(third["org"]["removed_files"], 0, "the replaced version stays for readers of the older catalog");
     let fourth = index_org(&server, &auth, &org, "auth");

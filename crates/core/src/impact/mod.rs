@@ -47,6 +47,54 @@ pub struct Impact {
     /// The changed neighbourhood for a diagram: imports into changed, added or renamed modules (their
     /// importers one level up) and the imports inside new or grown cycles.
     pub neighbourhood: Vec<EdgeRef>,
+    /// With an organisation (`impact --org`): modules of other repositories that depend on the changed,
+    /// removed or renamed modules, ids under their repository's name, chains through the organisation's
+    /// graph. Absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_repositories: Vec<Affected>,
+}
+
+/// Every module that depends on one of `starts` (along imports, the package `__init__` rule counted),
+/// with the chain to it; runtime chains first, and only those with `runtime_only`.
+pub fn affected_by(bundle: &Bundle, starts: &[&str], runtime_only: bool) -> Vec<Affected> {
+    let view = GraphView::of(bundle);
+    let filter = Filter { package_inits: true, ..Filter::imports(runtime_only) };
+    let reached = view.reach(starts, Direction::Importers, &filter);
+    reached
+        .ids()
+        .into_iter()
+        .filter_map(|id| {
+            let chain = reached.chain(id)?;
+            Some(Affected {
+                id: id.to_string(),
+                runtime: reached.at_runtime(id),
+                via: chain.modules,
+                steps: chain.steps,
+            })
+        })
+        .collect()
+}
+
+impl Impact {
+    /// The modules of the change as they were in the base: changed, removed, and renamed away.
+    pub fn base_modules(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self.changed.iter().chain(&self.removed).map(String::as_str).collect();
+        ids.extend(self.renamed.iter().map(|r| r.from.as_str()));
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Adds what other repositories of an organisation lose: `org` is the organisation's graph (this
+    /// repository as its base is there, ids under `repository/`), searched from this change's base modules.
+    pub fn with_other_repositories(mut self, org: &Bundle, repository: &str, runtime_only: bool) -> Impact {
+        let prefix = format!("{repository}/");
+        let starts: Vec<String> = self.base_modules().iter().map(|id| format!("{prefix}{id}")).collect();
+        let starts: Vec<&str> = starts.iter().map(String::as_str).filter(|id| org.nodes.contains_key(*id)).collect();
+        self.other_repositories =
+            affected_by(org, &starts, runtime_only).into_iter().filter(|a| !a.id.starts_with(&prefix)).collect();
+        self
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -109,23 +157,8 @@ pub fn impact(
             }
         }
     }
-    let view = GraphView::of(head);
-    let filter = Filter { package_inits: true, ..Filter::imports(runtime_only) };
     let starts: Vec<&str> = seeds.iter().map(String::as_str).collect();
-    let reached = view.reach(&starts, Direction::Importers, &filter);
-    let affected: Vec<Affected> = reached
-        .ids()
-        .into_iter()
-        .filter_map(|id| {
-            let chain = reached.chain(id)?;
-            Some(Affected {
-                id: id.to_string(),
-                runtime: reached.at_runtime(id),
-                via: chain.modules,
-                steps: chain.steps,
-            })
-        })
-        .collect();
+    let affected = affected_by(head, &starts, runtime_only);
 
     let touched: BTreeSet<&str> =
         seeds.iter().map(String::as_str).chain(affected.iter().map(|a| a.id.as_str())).collect();
@@ -165,6 +198,7 @@ pub fn impact(
         .collect();
 
     Impact {
+        other_repositories: Vec::new(),
         base_commit: base.meta.commit.clone(),
         head_commit: head.meta.commit.clone(),
         changed,

@@ -101,6 +101,19 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         }
         more(&mut out, impact.affected.len());
     }
+    if !impact.other_repositories.is_empty() {
+        let _ = writeln!(out, "### In other repositories\n");
+        for affected in impact.other_repositories.iter().take(MAX_ROWS) {
+            let chain = Chain { modules: affected.via.clone(), steps: affected.steps.clone() };
+            let when = if affected.runtime {
+                String::new()
+            } else {
+                only_through(&chain.kinds()).map(|words| format!(" ({words})")).unwrap_or_default()
+            };
+            let _ = writeln!(out, "- {}{when}", chain_text(&chain, &|m| code(m)));
+        }
+        more(&mut out, impact.other_repositories.len());
+    }
     if !impact.tests.is_empty() {
         let _ = writeln!(out, "### Test modules to run\n");
         for test in impact.tests.iter().take(MAX_ROWS) {
@@ -114,7 +127,7 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
 /// The whole change in one sentence of counts (the Markdown's first line, and every bot answer's).
 pub fn counts_sentence(impact: &Impact) -> String {
     let runtime = impact.affected.iter().filter(|a| a.runtime).count();
-    format!(
+    let sentence = format!(
         "{} changed, {} added, {} removed, {} renamed module(s); {} import(s) added, {} removed; {} new or grown cycle(s); {} module(s) affected ({runtime} at runtime); {} test module(s) to run.",
         impact.changed.len(),
         impact.added.len(),
@@ -125,7 +138,11 @@ pub fn counts_sentence(impact: &Impact) -> String {
         impact.cycles_new.len() + impact.cycles_grown.len(),
         impact.affected.len(),
         impact.tests.len(),
-    )
+    );
+    match impact.other_repositories.len() {
+        0 => sentence,
+        n => format!("{sentence} {n} module(s) in other repositories affected."),
+    }
 }
 
 /// Most modules a diagram shows: GitHub renders larger ones slowly or not at all.
@@ -241,6 +258,7 @@ mod tests {
             tests: vec![path],
             breaking: Vec::new(),
             neighbourhood: Vec::new(),
+            other_repositories: Vec::new(),
         };
         let markdown = render_markdown(&impact, false);
         assert!(markdown.contains("- ``x` ![i](//evil.example/p.png) `.py``"), "{markdown}");

@@ -197,6 +197,11 @@ pub struct BotArgs {
     /// from the bot's own answers; past it, the same fallback. 0: no limit.
     #[arg(long, default_value_t = 20, env = "STRATA_MAX_MODEL_ANSWERS_PER_USER")]
     pub max_model_answers_per_user: u32,
+    /// An organisation's store (`s3://bucket/prefix`, written by `index --org`): questions about the
+    /// organisation's repositories ("which repositories import X?", "what in other repositories depends
+    /// on Y?") are answered from its joined graph; every other question from this repository's artifact.
+    #[arg(long, value_name = "URL", env = "STRATA_ORG", value_parser = index_location)]
+    pub org: Option<IndexLocation>,
     #[command(flatten)]
     pub github: GitHubArgs,
     #[command(flatten)]

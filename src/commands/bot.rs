@@ -46,6 +46,13 @@ pub fn run_bot_command(args: &BotArgs) -> Result<()> {
         },
         bot_login: args.bot_login.clone(),
         work_dir: work_dir.path().to_path_buf(),
+        org: match &args.org {
+            None => None,
+            Some(strata_search::location::IndexLocation::Object(object)) => Some(object.clone()),
+            Some(local) => {
+                anyhow::bail!("--org needs an object-store URL (s3://bucket/prefix), not the folder {local}")
+            }
+        },
     };
     let outcome = super::runtime()?.block_on(async {
         let github = GitHub::new(&client_settings(&args.github, token))?;

@@ -227,3 +227,50 @@ fn a_catalog_commit_that_loses_to_another_writer_100_times_loses_nothing() {
     assert_eq!(after.cross_imports.len(), 2, "billing's imports of auth, resolved again");
     assert!(after.cross_imports.iter().all(|i| i.resolved_at.as_deref() == Some("feedface")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_answers_a_question_about_the_repositories_from_the_store() {
+    use crate::bot::{FakeGitHub, event, run_bot, shop_index};
+    let Some(server) = tokio::task::spawn_blocking(s3_server).await.unwrap() else { return };
+    let bucket = bucket(&server, "bot");
+    let org = format!("s3://{bucket}/acme");
+    // This repository (the bot tests' `gagbo/ouro-closures`, the shop fixture) and one that imports it.
+    let shop = Repo::git("shop");
+    let billing = repo(&[("billing/__init__.py", ""), ("billing/invoice.py", "from shop import cart\n")]);
+    let (shop_path, billing_path, org_url) = (shop.path().to_path_buf(), billing.path().to_path_buf(), org.clone());
+    let endpoint = server.endpoint.clone();
+    tokio::task::spawn_blocking(move || {
+        let server = S3Server::at(&endpoint);
+        for (path, name) in [(&shop_path, "ouro-closures"), (&billing_path, "billing")] {
+            let args = ["index", path.to_str().unwrap(), "--org", &org_url, "--name", name, "--json"];
+            succeeded(&strata_s3(&server, &args), "strata index --org");
+        }
+    })
+    .await
+    .unwrap();
+
+    let github = FakeGitHub::with_index(shop_index().1.clone()).await;
+    let env = [
+        ("STRATA_ORG", org.as_str()),
+        ("AWS_ENDPOINT_URL", server.endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let outcome = run_bot(&github, &event("/ask Which repositories import shop.cart?", "OWNER", false), &env).await;
+    assert!(outcome.success, "{}", outcome.stderr);
+    let comments = github.comments().await;
+    let body = &comments[0];
+    assert!(body.contains("2 repositories: **billing**"), "{body}");
+    let commit = billing.head();
+    assert!(body.contains(&format!("(https://github.com/gagbo/billing/blob/{commit}/billing/invoice.py)")), "{body}");
+    // The artifact was never needed: the store answered.
+    let downloads = github.requests().await.iter().filter(|r| r.url.path().ends_with("/zip")).count();
+    assert_eq!(downloads, 0);
+
+    // Any other question is answered from this repository's artifact, as without a store.
+    let github = FakeGitHub::with_index(shop_index().1.clone()).await;
+    let outcome = run_bot(&github, &event("/ask Where is PaymentGateway defined?", "OWNER", false), &env).await;
+    assert!(outcome.success, "{}", outcome.stderr);
+    assert!(github.comments().await[0].contains("/gagbo/ouro-closures/blob/"), "answered from the artifact");
+}

@@ -15,6 +15,12 @@ pub(crate) mod extractive;
 pub mod generate;
 pub mod loaded;
 mod org;
+
+/// Whether a question asks about an organisation's repositories ("which repositories import X?",
+/// "what in other repositories depends on Y?"): the bot answers those from an organisation's store.
+pub fn asks_across_repositories(question: &str) -> bool {
+    org::read(question).by_repository
+}
 pub mod render;
 pub(crate) mod structural;
 pub(crate) mod tools;

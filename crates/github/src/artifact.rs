@@ -100,6 +100,10 @@ pub enum MissingIndex {
     Expired { run_number: u64, commit: String, expired_at: String, workflow: String, branch: String },
     #[error("the latest index artifact is {size} bytes, more than the {limit}-byte limit")]
     TooLarge { size: u64, limit: u64 },
+    #[error(
+        "the organisation's store {store} has no repositories yet: run `strata index --org {store}` in each repository's index workflow, then ask again."
+    )]
+    EmptyOrganisation { store: String },
 }
 
 /// An artifact that was found but could not be used: too large, not a zip, or unsafe. `strata fetch`

@@ -27,6 +27,7 @@ use strata_answer::understand::change::mentioned_modules;
 use strata_answer::{Answer, ChatSettings, Mode};
 use strata_core::config::LlmServer;
 use strata_core::secret::Secret;
+use strata_search::location::{ObjectLocation, OrgStore};
 
 /// Everything the bot needs besides the event and the client.
 #[derive(Debug, Clone)]
@@ -51,6 +52,8 @@ pub struct BotSettings {
     pub bot_login: String,
     /// A fresh directory to unpack the index into.
     pub work_dir: PathBuf,
+    /// An organisation's store: questions about its repositories are answered from its joined graph.
+    pub org: Option<ObjectLocation>,
 }
 
 /// What the bot did.
@@ -178,6 +181,11 @@ async fn answer_in_thread(
         workflow: settings.workflow.clone(),
         artifact_name: settings.artifact_name.clone(),
     };
+    if let Some(org) = &settings.org
+        && strata_answer::asks_across_repositories(question)
+    {
+        return answer_across_repositories(event, settings, thread, question, org).await;
+    }
     let found = find_index_artifact(github, &source).await?;
     let dir = settings.work_dir.join(format!("index-{}", event.comment.id));
     download_index(github, &source, &found, &dir, settings.limits).await?;
@@ -206,6 +214,7 @@ async fn answer_in_thread(
         pull_head: None,
         index_age: age_since(&found.run.updated_at),
         secrets: settings.secrets.clone(),
+        organisation: None,
     };
     // "What does this PR affect?" on a pull request: its impact. (On an issue, the answerer says that
     // such a question needs a pull request.)
@@ -246,6 +255,40 @@ async fn answer_in_thread(
     {
         answer.notes.insert(0, note);
     }
+    Ok((answer_comment(&answer, &asked, &ctx), answer.mode, answer.diagnostics))
+}
+
+/// A question about the organisation's repositories, answered from the joined graph of the store's
+/// catalog (structural only, no model: the graph answers it exactly). Links point into each repository
+/// at the commit the catalog has, under the same owner as this one.
+async fn answer_across_repositories(
+    event: &CommentEvent,
+    settings: &BotSettings,
+    thread: &Thread,
+    question: &str,
+    org: &ObjectLocation,
+) -> Result<(String, Mode, Vec<String>)> {
+    let store = OrgStore::open(org)?;
+    let (catalog, _) = store.catalog().await?;
+    if catalog.repositories.is_empty() {
+        anyhow::bail!(MissingIndex::EmptyOrganisation { store: org.to_string() });
+    }
+    let graph = store.graph(&catalog, None, &[]).await?;
+    let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
+    let answer = index.answerer(None).answer(question).await?;
+    let commits: std::collections::BTreeMap<String, String> =
+        catalog.repositories.iter().filter_map(|(name, entry)| Some((name.clone(), entry.commit.clone()?))).collect();
+    let ctx = CommentContext {
+        server_url: settings.server_url.clone(),
+        owner: thread.owner.clone(),
+        repo: thread.repo.clone(),
+        commit: commits.get(&thread.repo).cloned().unwrap_or_else(|| "HEAD".to_string()),
+        pull_head: None,
+        index_age: None,
+        secrets: settings.secrets.clone(),
+        organisation: Some(commits),
+    };
+    let asked = Asked { comment_id: event.comment.id, asker: event.comment.user.login.clone() };
     Ok((answer_comment(&answer, &asked, &ctx), answer.mode, answer.diagnostics))
 }
 

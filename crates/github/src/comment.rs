@@ -51,6 +51,9 @@ pub struct CommentContext {
     pub index_age: Option<String>,
     /// Secret values to redact wherever they appear (the token, the API key).
     pub secrets: Vec<Secret>,
+    /// An answer across an organisation's repositories: each repository's commit, by name. Module ids
+    /// start with the repository's name, and link into that repository (same owner) at its commit.
+    pub organisation: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl CommentContext {
@@ -62,6 +65,19 @@ impl CommentContext {
 
     pub fn blob_url(&self, path: &str, lines: Option<[u32; 2]>) -> String {
         let anchor = lines.map_or(String::new(), |[start, end]| format!("#L{start}-L{end}"));
+        if let Some((repo, rest, commit)) = self.organisation.as_ref().and_then(|commits| {
+            let (repo, rest) = path.split_once('/')?;
+            Some((repo, rest, commits.get(repo)?))
+        }) {
+            return format!(
+                "{}/{}/{}/blob/{}/{}{anchor}",
+                self.server_url.trim_end_matches('/'),
+                self.owner,
+                super::percent_encode(repo),
+                super::percent_encode(commit),
+                rest.split('/').map(super::percent_encode).collect::<Vec<_>>().join("/")
+            );
+        }
         format!(
             "{}{}{anchor}",
             self.blob_prefix(),
@@ -386,6 +402,7 @@ pub(crate) fn test_context() -> CommentContext {
         pull_head: None,
         index_age: Some("2 hours".into()),
         secrets: vec![Secret::new("supersecretvalue")],
+        organisation: None,
     }
 }
 

@@ -123,3 +123,15 @@ fn long_error_messages_are_cut_before_they_are_made_inert() {
     assert!(body.len() <= MAX_COMMENT_BYTES && body.contains("(cut:"), "{}", body.len());
     assert!(!body.contains("evil"), "the cut text is not posted");
 }
+
+#[test]
+fn an_organisations_answer_links_each_module_into_its_own_repository() {
+    let mut ctx = ctx();
+    ctx.organisation = Some([("billing".to_string(), "feedbeef".to_string())].into_iter().collect());
+    assert_eq!(
+        ctx.blob_url("billing/billing/invoice.py", Some([3, 9])),
+        "https://github.com/acme/billing/blob/feedbeef/billing/invoice.py#L3-L9"
+    );
+    // A repository the catalog does not know (or has no commit for) keeps this repository's links.
+    assert_eq!(ctx.blob_url("shop/cart.py", None), format!("{}shop/cart.py", ctx.blob_prefix()));
+}

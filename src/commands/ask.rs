@@ -36,7 +36,12 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
                         "{location} holds no catalog yet; run `strata index --org {location}` in each repository first"
                     );
                 }
-                let graph = store.graph(&catalog, None, &[]).await?;
+                // Only the repositories the question's modules connect, when it names any (all of them
+                // for a question about the whole organisation, such as its cycles).
+                let named = questions.iter().flat_map(|q| catalog.named_in(q)).collect::<Vec<_>>();
+                let reading = (!named.is_empty() && questions.iter().all(|q| !catalog.named_in(q).is_empty()))
+                    .then(|| catalog.connected(&named));
+                let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
                 if args.verbose {
                     for warning in &graph.warnings {
                         eprintln!("strata ask: {warning}");

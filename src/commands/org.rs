@@ -189,7 +189,9 @@ impl OrgBase {
 
     /// The organisation's graph, as the catalog read names it.
     pub(crate) fn graph(&self) -> Result<strata_core::bundle::Bundle> {
-        Ok(super::runtime()?.block_on(self.store.graph(&self.catalog, None, &[]))?.bundle)
+        // The repositories that import this one's packages, directly or through others, and what it imports.
+        let reading = self.catalog.connected(std::slice::from_ref(&self.name));
+        Ok(super::runtime()?.block_on(self.store.graph(&self.catalog, Some(&reading), &[]))?.bundle)
     }
 }
 

@@ -273,7 +273,10 @@ async fn answer_across_repositories(
     if catalog.repositories.is_empty() {
         anyhow::bail!(MissingIndex::EmptyOrganisation { store: org.to_string() });
     }
-    let graph = store.graph(&catalog, None, &[]).await?;
+    // Only the repositories the question's modules connect, when it names any.
+    let named = catalog.named_in(question);
+    let reading = (!named.is_empty()).then(|| catalog.connected(&named));
+    let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
     let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
     let answer = index.answerer(None).answer(question).await?;
     let commits: std::collections::BTreeMap<String, String> =

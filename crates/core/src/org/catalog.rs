@@ -102,6 +102,46 @@ impl Catalog {
             .collect()
     }
 
+    /// The repositories a question about modules of `names` can involve: those, every repository that
+    /// imports their packages directly or through others (dependents live there), and every repository
+    /// they import the same way (dependencies live there). Sorted.
+    pub fn connected(&self, names: &[String]) -> Vec<String> {
+        let imports = |a: &CatalogEntry, b: &CatalogEntry| {
+            a.imports_packages.iter().any(|package| b.packages.binary_search(package).is_ok())
+        };
+        let mut found: std::collections::BTreeSet<String> =
+            names.iter().filter(|name| self.repositories.contains_key(*name)).cloned().collect();
+        for upstream in [false, true] {
+            let mut todo: Vec<String> = names.iter().filter(|n| self.repositories.contains_key(*n)).cloned().collect();
+            let mut seen: std::collections::BTreeSet<String> = todo.iter().cloned().collect();
+            while let Some(name) = todo.pop() {
+                let here = &self.repositories[&name];
+                for (other, entry) in &self.repositories {
+                    let linked = if upstream { imports(here, entry) } else { imports(entry, here) };
+                    if linked && seen.insert(other.clone()) {
+                        todo.push(other.clone());
+                    }
+                }
+            }
+            found.extend(seen);
+        }
+        found.into_iter().collect()
+    }
+
+    /// The repositories providing the top-level package of a code name the question writes
+    /// (`acme_auth.tokens`, `` `acme_auth` ``); empty when it writes none the catalog knows.
+    pub fn named_in(&self, question: &str) -> Vec<String> {
+        let tops: std::collections::BTreeSet<String> = crate::text::code_names(question)
+            .into_iter()
+            .filter_map(|name| name.text.split(['.', '/']).next().map(str::to_string))
+            .collect();
+        self.repositories
+            .iter()
+            .filter(|(_, entry)| tops.iter().any(|top| entry.packages.binary_search(top).is_ok()))
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     /// This catalog with `name` recorded as `entry` and its imports from and to other repositories
     /// replaced by `cross` (which must only hold imports involving `name`): the next generation.
     pub fn with_repository(&self, name: &str, mut entry: CatalogEntry, cross: Vec<CrossImport>) -> Catalog {

@@ -158,3 +158,18 @@ fn a_catalog_commit_replaces_one_repositorys_entry_and_imports_only() {
     old.schema = "strata-catalog@0".to_string();
     assert!(Catalog::parse(&old.to_bytes(), "catalog.json").unwrap_err().to_string().contains("strata-catalog@1"));
 }
+
+#[test]
+fn a_question_reads_only_the_repositories_its_modules_connect() {
+    let catalog = Catalog::default()
+        .with_repository("auth", entry(&["acme_auth"], &["requests"]), Vec::new())
+        .with_repository("billing", entry(&["billing"], &["acme_auth"]), Vec::new())
+        .with_repository("ops", entry(&["ops"], &["billing"]), Vec::new())
+        .with_repository("web", entry(&["web"], &[]), Vec::new());
+    assert_eq!(catalog.named_in("Which repositories import `acme_auth.tokens`?"), ["auth"]);
+    assert!(catalog.named_in("Are there import cycles?").is_empty());
+    // Dependents reach ops through billing; web neither imports nor is imported.
+    assert_eq!(catalog.connected(&["auth".to_string()]), ["auth", "billing", "ops"]);
+    assert_eq!(catalog.connected(&["ops".to_string()]), ["auth", "billing", "ops"], "what ops imports, transitively");
+    assert_eq!(catalog.connected(&["web".to_string()]), ["web"]);
+}

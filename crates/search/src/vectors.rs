@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
+use arrow_array::{Array, ArrayRef, Float32Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use bytes::{Buf, Bytes};
 use parquet::arrow::ArrowWriter;
@@ -175,6 +175,9 @@ impl VectorColumns {
         let batch = columns.read_columns(&[0, 1]).await?;
         let ids = batch.column(0).as_any().downcast_ref::<StringArray>().context("vectors.parquet ids are not text")?;
         let norm2 = batch.column(1).as_any().downcast_ref::<Float32Array>().context("vectors.parquet norms")?;
+        if ids.len() != norm2.len() {
+            bail!("{VECTORS_FILE} is damaged: {} chunk ids and {} norms", ids.len(), norm2.len());
+        }
         columns.ids = ids.iter().map(|id| id.unwrap_or_default().to_string()).collect();
         columns.norm2 = norm2.values().to_vec();
         Ok(Some(columns))
@@ -197,6 +200,9 @@ impl VectorColumns {
             for (column, &d) in used.iter().enumerate() {
                 let values =
                     batch.column(column).as_any().downcast_ref::<Float32Array>().context("vectors.parquet values")?;
+                if values.len() != dot.len() {
+                    bail!("{VECTORS_FILE} is damaged: a column of {} rows for {} chunks", values.len(), dot.len());
+                }
                 let weight = query[d];
                 for (row, value) in values.iter().enumerate() {
                     if let Some(value) = value {

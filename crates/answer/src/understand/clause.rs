@@ -703,6 +703,44 @@ impl Clause<'_> {
 
     /// Imports, importers, dependents, dependencies, or a path between two modules.
     fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, String> {
+        let Some(primary) = self.primary_relation_word(names) else {
+            return Ok(None);
+        };
+        if names.is_empty() {
+            return Err("asks about imports without naming a module I know".into());
+        }
+        let family = match primary.cue {
+            Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
+            _ => Family::Depend,
+        };
+        self.refuse_unclear_relation(primary, names)?;
+        let roles = self.roles(primary, names);
+        let from: Vec<&Mention> =
+            names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
+        let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
+        let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
+        // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
+        // answers "how" or "why".
+        // "How does importing A lead to B?" is a path; "how does X depend on the current context" with an
+        // English-looking name is about behaviour.
+        let path_verb = ["lead", "leads", "reach", "reaches", "get", "gets", "end", "ends", "come"]
+            .contains(&self.lower(primary.start));
+        let english_name = names.iter().any(|m| !m.strong);
+        if asks_how && (family == Family::Use || (english_name && !path_verb && !self.has(Cue::Path))) {
+            return Err("asks how code uses other code, which is behaviour".into());
+        }
+        if let ([from], [to]) = (from.as_slice(), to.as_slice()) {
+            return self.pair_part(from, to, family, asks_how).map(Some);
+        }
+        if asks_how {
+            return Err("asks how, which only a path between two modules answers".into());
+        }
+        self.one_sided_part(primary, family, from, to).map(Some)
+    }
+
+    /// The word that says the relation: a noun whose "of" names the module, a path between two names, a
+    /// verb between them, else the first relation word of each kind in turn.
+    fn primary_relation_word(&self, names: &[&Mention]) -> Option<Hit> {
         // "users of X via import", "importers of X through …": the noun whose "of" names the module
         // says the relation; a verb or noun after it only says how.
         let noun_of = self.hits.iter().copied().find(|h| {
@@ -716,7 +754,7 @@ impl Clause<'_> {
             .find(|c| c == Cue::Path)
             .filter(|_| self.has_word(&["from", "between"]) || !self.has(Cue::Impact))
             .filter(|_| names.len() == 2);
-        let primary = noun_of
+        noun_of
             .filter(|_| names.len() == 1)
             .or(path_between)
             .or_else(|| self.verb_between(names))
@@ -724,19 +762,11 @@ impl Clause<'_> {
             .or_else(|| self.find(|c| c == Cue::Impact).filter(|_| self.has(Cue::Change)))
             .or_else(|| self.find(|c| matches!(c, Cue::NounOut(_) | Cue::NounIn(_))))
             .or_else(|| self.find(|c| matches!(c, Cue::Impact | Cue::Upstream | Cue::Change)))
-            .or_else(|| self.find(|c| c == Cue::Path));
-        let Some(primary) = primary else {
-            return Ok(None);
-        };
-        if names.is_empty() {
-            return Err("asks about imports without naming a module I know".into());
-        }
-        let family = match primary.cue {
-            Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
-            _ => Family::Depend,
-        };
-        let names: Vec<&Mention> = names.to_vec();
-        let names = names.as_slice();
+            .or_else(|| self.find(|c| c == Cue::Path))
+    }
+
+    /// Readings where the relation word does not say one relation between the names: declined.
+    fn refuse_unclear_relation(&self, primary: Hit, names: &[&Mention]) -> Result<(), String> {
         // "which modules must come with it (directly or indirectly imported)?": a name governed by a
         // preposition cannot be the subject of a passive, and without "by" nothing says whose imports
         // the participle means.
@@ -768,60 +798,62 @@ impl Clause<'_> {
                 return Err("names a module and refers to it again in a second relation".into());
             }
         }
+        Ok(())
+    }
+
+    /// Each name's role in the relation `primary` says.
+    fn roles(&self, primary: Hit, names: &[&Mention]) -> Vec<Role> {
         let same_module = names.len() == 2 && names[0].module_id() == names[1].module_id();
-        let roles: Vec<Role> = if same_module {
-            // "modules that depend on X and are depended on by X": each X by the relation word before it.
-            names
-                .iter()
-                .map(|m| {
-                    let nearest = self
-                        .hits
-                        .iter()
-                        .copied()
-                        .rfind(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && h.end <= m.index);
-                    self.role(m, nearest.unwrap_or(primary), names)
-                })
-                .collect()
-        } else {
-            names.iter().map(|m| self.role(m, primary, names)).collect()
-        };
-        let from: Vec<&Mention> =
-            names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
-        let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
-        let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
-        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
-        let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
-        // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
-        // answers "how" or "why".
-        // "How does importing A lead to B?" is a path; "how does X depend on the current context" with an
-        // English-looking name is about behaviour.
-        let path_verb = ["lead", "leads", "reach", "reaches", "get", "gets", "end", "ends", "come"]
-            .contains(&self.lower(primary.start));
-        let english_name = names.iter().any(|m| !m.strong);
-        if asks_how && (family == Family::Use || (english_name && !path_verb && !self.has(Cue::Path))) {
-            return Err("asks how code uses other code, which is behaviour".into());
+        if !same_module {
+            return names.iter().map(|m| self.role(m, primary, names)).collect();
         }
+        // "modules that depend on X and are depended on by X": each X by the relation word before it.
+        names
+            .iter()
+            .map(|m| {
+                let nearest = self
+                    .hits
+                    .iter()
+                    .copied()
+                    .rfind(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && h.end <= m.index);
+                self.role(m, nearest.unwrap_or(primary), names)
+            })
+            .collect()
+    }
+
+    /// One module importing and one imported: whether one reaches the other, or (the same module in
+    /// both roles) its cycle.
+    fn pair_part(&self, from: &Mention, to: &Mention, family: Family, asks_how: bool) -> Result<Part, String> {
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
         // "modules that depend on X and that X depends on": X's import cycle.
-        if from.len() == 1 && to.len() == 1 && from[0].entity().map(|e| e.id) == to[0].entity().map(|e| e.id) {
+        if from.entity().map(|e| e.id) == to.entity().map(|e| e.id) {
             let mut part = Part::new(Relation::CycleOf);
-            part.modules = vec![entity(from[0])?];
-            return Ok(Some(part));
+            part.modules = vec![entity(from)?];
+            return Ok(part);
         }
-        if from.len() == 1 && to.len() == 1 {
-            let mut part = Part::new(Relation::Reach);
-            part.modules = vec![entity(from[0])?, entity(to[0])?];
-            part.transitive = !direct
-                && (explicit_transitive
-                    || asks_how
-                    || self.has(Cue::Path)
-                    || self.has(Cue::Impact)
-                    || family != Family::Import);
-            return Ok(Some(part));
-        }
-        if asks_how {
-            return Err("asks how, which only a path between two modules answers".into());
-        }
+        let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
+        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
+        let mut part = Part::new(Relation::Reach);
+        part.modules = vec![entity(from)?, entity(to)?];
+        part.transitive = !direct
+            && (explicit_transitive
+                || asks_how
+                || self.has(Cue::Path)
+                || self.has(Cue::Impact)
+                || family != Family::Import);
+        Ok(part)
+    }
+
+    /// The modules on one side only: what they import, or what imports them, one hop or all the way.
+    fn one_sided_part(
+        &self,
+        primary: Hit,
+        family: Family,
+        from: Vec<&Mention>,
+        to: Vec<&Mention>,
+    ) -> Result<Part, String> {
+        let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
+        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
         let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
             (false, true) => {
@@ -849,12 +881,13 @@ impl Clause<'_> {
         if !self.coordinated(&ms) {
             return Err("names several modules in roles I could not tell apart".into());
         }
+        let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
         let mut part = Part::new(relation);
         part.modules = ms.into_iter().map(entity).collect::<Result<_, _>>()?;
         // A module named twice is asked about once.
         let mut seen = BTreeSet::new();
         part.modules.retain(|e| seen.insert(e.id.clone()));
-        Ok(Some(part))
+        Ok(part)
     }
 
     /// Names joined only by "and", "or", commas, slashes or "for"/"both"/"each" ("A and B", "for A and

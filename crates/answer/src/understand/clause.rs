@@ -476,27 +476,8 @@ impl Clause<'_> {
         if self.has(Cue::Least) {
             return Err("asks for the fewest, which I do not rank".into());
         }
-        let exports_of_module =
-            self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
-        let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
-        let looks_for = self.has_word(&["where", "find", "locate"])
-            && edge.is_none()
-            && names_symbol
-            && self.unknown_words().is_empty()
-            && self.mentions.len() == 1;
-        if !exports_of_module && (self.has(Cue::Define) || looks_for) {
-            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
-            let symbol = with_symbol()
-                .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
-                .or_else(|| with_symbol().find(|m| m.strong))
-                .or_else(|| with_symbol().next());
-            return match symbol {
-                Some(m) => Ok(Some(self.defined_in(m))),
-                None if self.has(Cue::Define) => {
-                    Err("asks where something is defined, but names no class or function I know".into())
-                }
-                None => Ok(None),
-            };
+        if let Some(defined) = self.definition_part(edge) {
+            return defined;
         }
         if self.has(Cue::Export) {
             if names.len() != 1 {
@@ -528,66 +509,11 @@ impl Clause<'_> {
             .map(|id| id.trim_end_matches("__init__.py").to_string());
         let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
         if self.has(Cue::Cycle) || itself {
-            // "does a chain from X lead back to X?": one module, named twice.
-            let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
-            ids.dedup();
-            let names: Vec<&Mention> = if ids.len() == 1 { names[..1].to_vec() } else { names };
-            let relation = match names.len() {
-                0 if self.has(Cue::Most) => Relation::LargestCycle,
-                0 => Relation::Cycles,
-                1 => Relation::CycleOf,
-                2 if self.together() => Relation::SameCycle,
-                _ => return Err("asks about a cycle and several modules".into()),
-            };
-            let mut part = Part::new(relation);
-            part.modules = entities(&names);
-            part.within = within;
-            return Ok(Some(part));
+            return self.cycle_part(names, within).map(Some);
         }
         let strong_names = names.iter().any(|m| m.strong);
         if self.has(Cue::Most) || self.has(Cue::Top) {
-            // "Inside the django package, …", "the most imported in shop": a ranking within a package; any
-            // other name is unsure.
-            let within = match names.as_slice() {
-                [] => within,
-                [package]
-                    if within.is_none()
-                        && package.strong
-                        && package.module_id().is_some_and(|id| id.ends_with("__init__.py")) =>
-                {
-                    package.module_id().map(|id| id.trim_end_matches("__init__.py").to_string())
-                }
-                _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
-                _ => within,
-            };
-            if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
-                return Err("asks for the most of something other than imports".into());
-            }
-            let depends = matches!(
-                edge.map(|h| h.cue),
-                Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
-            );
-            // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md):
-            // "most depended-on" ranks transitively unless it says "direct".
-            let transitive =
-                self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends));
-            let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
-            // "which module ranks first by how many modules import it": the first noun for what is
-            // ranked says one or several.
-            let plural = self
-                .range()
-                .map(|i| self.lower(i))
-                .find(|w| {
-                    matches!(*w, "module" | "file" | "one" | "package" | "modules" | "files" | "ones" | "packages")
-                })
-                .is_some_and(|w| w.ends_with('s'));
-            let asked = self
-                .range()
-                .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
-                .find_map(|i| number(self.lower(i)));
-            part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
-            part.within = within;
-            return Ok(Some(part));
+            return self.ranking_part(&names, within, edge).map(Some);
         }
         // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
         // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
@@ -616,6 +542,95 @@ impl Clause<'_> {
             }
             part.within = within;
         }
+        Ok(part)
+    }
+
+    /// "Where is X defined?", "find X": the module defining the class or function named; `None` when the
+    /// question is not about a definition.
+    fn definition_part(&self, edge: Option<Hit>) -> Option<Result<Option<Part>, String>> {
+        let exports_of_module =
+            self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
+        let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
+        let looks_for = self.has_word(&["where", "find", "locate"])
+            && edge.is_none()
+            && names_symbol
+            && self.unknown_words().is_empty()
+            && self.mentions.len() == 1;
+        if !exports_of_module && (self.has(Cue::Define) || looks_for) {
+            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
+            let symbol = with_symbol()
+                .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
+                .or_else(|| with_symbol().find(|m| m.strong))
+                .or_else(|| with_symbol().next());
+            return Some(match symbol {
+                Some(m) => Ok(Some(self.defined_in(m))),
+                None if self.has(Cue::Define) => {
+                    Err("asks where something is defined, but names no class or function I know".into())
+                }
+                None => Ok(None),
+            });
+        }
+        None
+    }
+
+    /// A question about import cycles: all of them, the largest, one module's, or whether two are in one.
+    fn cycle_part(&self, names: Vec<&Mention>, within: Option<String>) -> Result<Part, String> {
+        // "does a chain from X lead back to X?": one module, named twice.
+        let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
+        ids.dedup();
+        let names: Vec<&Mention> = if ids.len() == 1 { names[..1].to_vec() } else { names };
+        let relation = match names.len() {
+            0 if self.has(Cue::Most) => Relation::LargestCycle,
+            0 => Relation::Cycles,
+            1 => Relation::CycleOf,
+            2 if self.together() => Relation::SameCycle,
+            _ => return Err("asks about a cycle and several modules".into()),
+        };
+        let mut part = Part::new(relation);
+        part.modules = names.iter().filter_map(|m| m.entity()).collect();
+        part.within = within;
+        Ok(part)
+    }
+
+    /// A ranking: the most imported or most depended-on modules, within a package when one is named.
+    fn ranking_part(&self, names: &[&Mention], within: Option<String>, edge: Option<Hit>) -> Result<Part, String> {
+        let strong_names = names.iter().any(|m| m.strong);
+        // "Inside the django package, …", "the most imported in shop": a ranking within a package; any
+        // other name is unsure.
+        let within = match names {
+            [] => within,
+            [package]
+                if within.is_none()
+                    && package.strong
+                    && package.module_id().is_some_and(|id| id.ends_with("__init__.py")) =>
+            {
+                package.module_id().map(|id| id.trim_end_matches("__init__.py").to_string())
+            }
+            _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
+            _ => within,
+        };
+        if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
+            return Err("asks for the most of something other than imports".into());
+        }
+        let depends = matches!(
+            edge.map(|h| h.cue),
+            Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
+        );
+        // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md):
+        // "most depended-on" ranks transitively unless it says "direct".
+        let transitive = self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends));
+        let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
+        // "which module ranks first by how many modules import it": the first noun for what is
+        // ranked says one or several.
+        let plural = self
+            .range()
+            .map(|i| self.lower(i))
+            .find(|w| matches!(*w, "module" | "file" | "one" | "package" | "modules" | "files" | "ones" | "packages"))
+            .is_some_and(|w| w.ends_with('s'));
+        let asked =
+            self.range().filter(|&i| !self.mentions.iter().any(|m| m.index == i)).find_map(|i| number(self.lower(i)));
+        part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
+        part.within = within;
         Ok(part)
     }
 

@@ -188,11 +188,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
     let clauses = clause::split(&words, &hits, &mentions);
     let clauses_len = clauses.len();
-    let mut parts: Vec<Part> = Vec::new();
-    let mut pending_entities: Vec<Mention> = Vec::new();
-    let mut unsure = None;
-    let mut unknown = None;
-    let mut previous_mentions: Vec<Mention> = Vec::new();
+    let mut reading = Reading::default();
     let mut refers_back = None;
     // Statements around the question give it names to refer to ("We're splitting X. Who imports it?")
     // but ask nothing themselves.
@@ -201,16 +197,15 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let mut carried = Vec::new();
     // The last statement skipped as context, in case the question turns out to be a bare follow-up
     // ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
-    let mut last_context: Option<clause::Clause<'_>> = None;
     for mut clause in clauses {
         // Statements before the question set the scene; after it ("Same question for B.") they ask.
         if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
             if !clause.mentions.is_empty() {
-                previous_mentions = clause.mentions.clone();
+                reading.previous_mentions = clause.mentions.clone();
             }
             // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
             carried.extend(clause.qualifiers());
-            last_context = Some(clause);
+            reading.last_context = Some(clause);
             continue;
         }
         clause.add_hits(std::mem::take(&mut carried));
@@ -218,56 +213,119 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         clause.topicalize();
         clause.antecede();
         // A reference with no name said before it in the question refers to the conversation.
-        if previous_mentions.is_empty()
-            && pending_entities.is_empty()
+        if reading.previous_mentions.is_empty()
+            && reading.pending_entities.is_empty()
             && let Some((first, last)) = clause.reference()
             && !clause.mentions.iter().any(|m| m.index <= last)
         {
             refers_back = refers_back.or(Some((words[first].start, words[last].end)));
         }
-        if clause.mentions.is_empty() && clause.refers_back() && pending_entities.is_empty() {
-            clause.adopt(previous_mentions.clone());
-        } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !previous_mentions.is_empty() {
-            clause.resolve_it(&previous_mentions);
+        if clause.mentions.is_empty() && clause.refers_back() && reading.pending_entities.is_empty() {
+            clause.adopt(reading.previous_mentions.clone());
+        } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !reading.previous_mentions.is_empty()
+        {
+            clause.resolve_it(&reading.previous_mentions);
         }
-        if clause.mentions.is_empty() && !pending_entities.is_empty() {
-            clause.adopt(std::mem::take(&mut pending_entities));
+        if clause.mentions.is_empty() && !reading.pending_entities.is_empty() {
+            clause.adopt(std::mem::take(&mut reading.pending_entities));
         } else if clause.mentions.is_empty() && clause.has_pronoun() && clause.asks() {
-            clause.adopt(previous_mentions.clone());
+            clause.adopt(reading.previous_mentions.clone());
         }
+        let (clause, outcome) = reading.read(clause);
+        reading.record(outcome, &clause);
+    }
+    let Reading { parts, pending_entities, mut unsure, unknown, .. } = reading;
+    if !pending_entities.is_empty() && unsure.is_none() {
+        unsure = Some("names modules without asking anything about them".to_string());
+    }
+    if parts.is_empty() && unsure.is_none() {
+        unsure = Some("no structural question found".to_string());
+    }
+    let parts = if unsure.is_some() { Vec::new() } else { merge(parts) };
+    let about_the_graph = hits.iter().any(|h| is_about_the_graph(h.cue));
+    Understanding {
+        complete: unsure.is_none() && !parts.is_empty(),
+        parts,
+        unsure,
+        linked,
+        unknown,
+        about_the_graph,
+        refers_back,
+        change: change::read(question),
+    }
+}
+
+/// A cue that only a question about the import graph has (a relation, a cycle, a path, a ranking…).
+fn is_about_the_graph(cue: Cue) -> bool {
+    matches!(
+        cue,
+        Cue::Verb(_)
+            | Cue::Passive(_)
+            | Cue::NounOut(_)
+            | Cue::NounIn(_)
+            | Cue::Impact
+            | Cue::Cycle
+            | Cue::Path
+            | Cue::Define
+            | Cue::Export
+            | Cue::Leaves
+            | Cue::Most
+            | Cue::Upstream
+    )
+}
+
+/// What the clauses read so far said: the parts, names waiting for a relation, the names of the last
+/// clause (what a later "it" refers to), the last statement skipped as context, and the first doubt.
+#[derive(Default)]
+struct Reading<'a> {
+    parts: Vec<Part>,
+    pending_entities: Vec<Mention>,
+    unsure: Option<String>,
+    unknown: Option<String>,
+    previous_mentions: Vec<Mention>,
+    last_context: Option<clause::Clause<'a>>,
+}
+
+impl<'a> Reading<'a> {
+    /// What `clause` says, read on its own and, when that fails, against what came before.
+    fn read(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
         // "…the most imported module, and how many modules import it?": the ranking says how many.
         let after_ranking =
-            parts.last().is_some_and(|p| matches!(p.relation, Relation::MostImported | Relation::MostDependedOn));
+            self.parts.last().is_some_and(|p| matches!(p.relation, Relation::MostImported | Relation::MostDependedOn));
         if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && matches!(outcome, Outcome::Unsure(_))
         {
             outcome = Outcome::FollowUp;
         }
         // "…what do I need to retest?" after "If I modify X,": the names of the clause before.
-        if matches!(outcome, Outcome::Unsure(_)) && clause.mentions.is_empty() && !previous_mentions.is_empty() {
+        if matches!(outcome, Outcome::Unsure(_)) && clause.mentions.is_empty() && !self.previous_mentions.is_empty() {
             let mut again = clause.clone();
-            again.adopt(previous_mentions.clone());
+            again.adopt(self.previous_mentions.clone());
             if let Outcome::Part(part) = again.parse() {
-                outcome = Outcome::Part(part);
-                clause = again;
+                return (again, Outcome::Part(part));
             }
         }
+        (clause, outcome)
+    }
+
+    /// Takes in what one clause was read to say.
+    fn record(&mut self, outcome: Outcome, clause: &clause::Clause<'a>) {
         match outcome {
             Outcome::Part(part) => {
-                previous_mentions = clause.mentions.clone();
-                parts.push(part);
+                self.previous_mentions = clause.mentions.clone();
+                self.parts.push(part);
             }
             Outcome::Empty => {}
             // "…, and if so, which modules?": the previous part again, as a list.
-            Outcome::FollowUp => match parts.last() {
+            Outcome::FollowUp => match self.parts.last() {
                 Some(last) => {
                     let mut again = last.clone();
                     again.yes_no = false;
-                    parts.push(again);
+                    self.parts.push(again);
                 }
                 // "X's cycle: which modules?": the statement before held the question's content.
                 // Read strictly: a statement was not written as a question, so every word must be placed.
-                None => match last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
+                None => match self.last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
                     statement.topicalize();
                     statement.parse()
                 }) {
@@ -279,60 +337,27 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
                         {
                             part.top = Some(k);
                         }
-                        parts.push(part);
+                        self.parts.push(part);
                     }
-                    _ => unsure = unsure.or(Some("a follow-up to nothing".to_string())),
+                    _ => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
                 },
             },
             // "…? And B?": the previous relation about other modules.
-            Outcome::EntitiesOnly(entities) => match parts.last() {
+            Outcome::EntitiesOnly(entities) => match self.parts.last() {
                 Some(last) if last.modules.len() == entities.len() && last.relation != Relation::Reach => {
                     let mut again = last.clone();
                     again.modules = entities;
-                    parts.push(again);
+                    self.parts.push(again);
                 }
-                _ => pending_entities = clause.mentions.clone(),
+                _ => self.pending_entities = clause.mentions.clone(),
             },
             Outcome::Unknown(name) => {
-                unsure = unsure.or(Some(format!("`{name}` names no module, file or symbol of the index")));
-                unknown = unknown.or(Some(name));
+                self.unsure =
+                    self.unsure.take().or(Some(format!("`{name}` names no module, file or symbol of the index")));
+                self.unknown = self.unknown.take().or(Some(name));
             }
-            Outcome::Unsure(reason) => unsure = unsure.or(Some(reason)),
+            Outcome::Unsure(reason) => self.unsure = self.unsure.take().or(Some(reason)),
         }
-    }
-    if !pending_entities.is_empty() && unsure.is_none() {
-        unsure = Some("names modules without asking anything about them".to_string());
-    }
-    if parts.is_empty() && unsure.is_none() {
-        unsure = Some("no structural question found".to_string());
-    }
-    let parts = if unsure.is_some() { Vec::new() } else { merge(parts) };
-    let about_the_graph = hits.iter().any(|h| {
-        matches!(
-            h.cue,
-            Cue::Verb(_)
-                | Cue::Passive(_)
-                | Cue::NounOut(_)
-                | Cue::NounIn(_)
-                | Cue::Impact
-                | Cue::Cycle
-                | Cue::Path
-                | Cue::Define
-                | Cue::Export
-                | Cue::Leaves
-                | Cue::Most
-                | Cue::Upstream
-        )
-    });
-    Understanding {
-        complete: unsure.is_none() && !parts.is_empty(),
-        parts,
-        unsure,
-        linked,
-        unknown,
-        about_the_graph,
-        refers_back,
-        change: change::read(question),
     }
 }
 

@@ -139,23 +139,7 @@ const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "bot
 /// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
 /// "also" or "then" when a new question follows ("what imports a and what imports b").
 pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
-    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
-    let mut cuts = vec![0];
-    for i in 0..words.len() {
-        let next = i + 1;
-        if next >= words.len() {
-            break;
-        }
-        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
-            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
-            && !coordinated_predicate(words, hits, next + 1);
-        let comma = words[i].comma_after && starts_clause(next);
-        if words[i].boundary_after || comma || conjunction {
-            cuts.push(next);
-        }
-    }
-    cuts.dedup();
-    cuts.push(words.len());
+    let cuts = cuts(words, hits);
     let clause = |start: usize, end: usize| Clause {
         words,
         start,
@@ -224,6 +208,29 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         i += 1;
     }
     clauses
+}
+
+/// Where clauses start, and the end: after a sentence boundary, at a comma before a word that starts
+/// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate).
+fn cuts(words: &[Word], hits: &[Hit]) -> Vec<usize> {
+    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
+    let mut cuts = vec![0];
+    for i in 0..words.len() {
+        let next = i + 1;
+        if next >= words.len() {
+            break;
+        }
+        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
+            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
+            && !coordinated_predicate(words, hits, next + 1);
+        let comma = words[i].comma_after && starts_clause(next);
+        if words[i].boundary_after || comma || conjunction {
+            cuts.push(next);
+        }
+    }
+    cuts.dedup();
+    cuts.push(words.len());
+    cuts
 }
 
 /// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from

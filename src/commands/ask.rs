@@ -47,22 +47,38 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
                         eprintln!("strata ask: {warning}");
                     }
                 }
-                (LoadedIndex::organisation(graph.bundle, &location.to_string()), Some(store))
+                (LoadedIndex::organisation(graph.bundle, &location.to_string()), Some((store, catalog)))
             }
             None => (LoadedIndex::open_at(&args.index, server.as_ref()).await?, None),
         };
         let answerer = index.answerer(chat.as_ref());
         let mut stdout = std::io::stdout().lock();
         for question in &questions {
-            let answer = answerer.answer(question).await?;
+            let mut answer = answerer.answer(question).await?;
+            let mut searched = IoStats::default();
+            if let Some((store, catalog)) = &org
+                && answer.mode != strata_answer::Mode::Structural
+            {
+                let (found, stats) =
+                    super::org::search_repositories(store, catalog, question, server.as_ref(), chat.as_ref()).await?;
+                searched = stats;
+                if let Some(found) = found {
+                    answer = found;
+                }
+            }
             // The model's own error text goes to the log, never into the answer.
             for diagnostic in &answer.diagnostics {
                 eprintln!("strata ask: {diagnostic}");
             }
             // What this answer read from object storage (the first one's includes opening the index).
             let storage = match (&org, &index.remote) {
-                (Some(store), _) => {
-                    Some(StorageReport { location: store.location().to_string(), stats: store.take_stats() })
+                (Some((store, _)), _) => {
+                    let stats = store.take_stats();
+                    let stats = IoStats {
+                        requests: stats.requests + searched.requests,
+                        bytes_read: stats.bytes_read + searched.bytes_read,
+                    };
+                    Some(StorageReport { location: store.location().to_string(), stats })
                 }
                 (None, Some(remote)) => {
                     Some(StorageReport { location: remote.location().to_string(), stats: remote.take_stats() })

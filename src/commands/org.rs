@@ -195,6 +195,53 @@ impl OrgBase {
     }
 }
 
+/// How many repositories a question about code is searched in, at most.
+const MAX_SEARCHED: usize = 8;
+
+/// A question the organisation's graph did not answer, searched in the repositories' own indexes:
+/// those providing a package the question names and the ones connected to them (or every repository
+/// of a small organisation), at most [`MAX_SEARCHED`]. The answer of the repository whose evidence
+/// scored best, its modules under the repository's name; `None` when none answers (the organisation's
+/// own reply stands) or too many repositories would have to be searched. With what the search read.
+pub(crate) async fn search_repositories(
+    store: &OrgStore,
+    catalog: &Catalog,
+    question: &str,
+    server: Option<&strata_core::config::LlmServer>,
+    chat: Option<&strata_answer::ChatSettings>,
+) -> Result<(Option<strata_answer::Answer>, strata_search::location::IoStats)> {
+    let named = catalog.named_in(question);
+    let mut candidates =
+        if named.is_empty() { catalog.repositories.keys().cloned().collect() } else { catalog.connected(&named) };
+    if candidates.len() > MAX_SEARCHED {
+        candidates = named;
+    }
+    let mut stats = strata_search::location::IoStats::default();
+    if candidates.is_empty() || candidates.len() > MAX_SEARCHED {
+        return Ok((None, stats));
+    }
+    let mut best: Option<(f64, strata_answer::Answer)> = None;
+    for name in &candidates {
+        let entry = &catalog.repositories[name];
+        let location = IndexLocation::Object(store.index_location(&entry.index));
+        let index = strata_answer::loaded::LoadedIndex::open_at(&location, server).await?;
+        let mut answer = index.answerer(chat).answer(question).await?;
+        if let Some(remote) = &index.remote {
+            let read = remote.take_stats();
+            stats.requests += read.requests;
+            stats.bytes_read += read.bytes_read;
+        }
+        let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
+        if answer.mode == strata_answer::Mode::Declined || best.as_ref().is_some_and(|(top, _)| *top >= score) {
+            continue;
+        }
+        strata_answer::under_repository(&mut answer, name);
+        answer.notes.push(format!("searched the code of {}", candidates.join(", ")));
+        best = Some((score, answer));
+    }
+    Ok((best.map(|(_, answer)| answer), stats))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -113,9 +113,16 @@ fn repositories_indexed_into_one_store_are_answered_across() {
     let answer = ask_org(&server, &org, "What in other repositories depends on acme_auth.tokens?");
     let text = answer["answer"].as_str().unwrap();
     assert!(text.starts_with("1 repository outside `auth`: **billing** (2)"), "{text}");
-    let answer = ask_org(&server, &org, "How are tokens issued?");
+    // A question about code: searched in the repositories' own indexes, cited under the repository.
+    let answer = ask_org(&server, &org, "How are tokens issued to a user?");
+    assert_eq!(answer["mode"], "retrieval", "{answer}");
+    assert!(answer["answer"].as_str().unwrap().starts_with("In **auth**: "), "{answer}");
+    let modules: Vec<&str> =
+        answer["context"].as_array().unwrap().iter().map(|c| c["module"].as_str().unwrap()).collect();
+    assert_eq!(modules.first(), Some(&"auth/acme_auth/tokens.py"), "{answer}");
+    assert!(answer["notes"].to_string().contains("searched the code of auth, billing"), "{answer}");
+    let answer = ask_org(&server, &org, "Which module sends push notifications to phones?");
     assert_eq!(answer["mode"], "declined", "{answer}");
-    assert!(answer["answer"].as_str().unwrap().contains("is an organisation"), "{answer}");
 
     // A change to auth, before it is indexed: what it affects in other repositories, with chains.
     auth.write("acme_auth/keys.py", "from acme_auth import tokens\n");

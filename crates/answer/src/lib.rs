@@ -16,6 +16,8 @@ pub mod generate;
 pub mod loaded;
 mod org;
 
+pub use org::under_repository;
+
 /// Whether a question asks about an organisation's repositories ("which repositories import X?",
 /// "what in other repositories depends on Y?"): the bot answers those from an organisation's store.
 pub fn asks_across_repositories(question: &str) -> bool {

@@ -45,6 +45,25 @@ pub(crate) fn read(question: &str) -> OrgQuestion {
     OrgQuestion { text, by_repository, other_repositories }
 }
 
+/// An answer from one repository's own index, as an answer about the organisation: its modules under
+/// the repository's name (`billing/invoice.py` → `billing/billing/invoice.py`) and the repository said
+/// first.
+pub fn under_repository(answer: &mut Answer, repository: &str) {
+    let prefix = |id: &str| format!("{repository}/{id}");
+    for citation in &mut answer.citations {
+        citation.id = prefix(&citation.id);
+        citation.path = prefix(&citation.path);
+    }
+    for item in &mut answer.context {
+        item.module = prefix(&item.module);
+        item.id = match item.id.split_once(':') {
+            Some((kind, rest)) => format!("{kind}:{}", prefix(rest)),
+            None => prefix(&item.id),
+        };
+    }
+    answer.answer = format!("In **{repository}**: {}", answer.answer);
+}
+
 /// The repository of a module id of the organisation's graph.
 fn repository_of(id: &str) -> &str {
     id.split('/').next().unwrap_or(id)

@@ -38,9 +38,8 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
                 }
                 // Only the repositories the question's modules connect, when it names any (all of them
                 // for a question about the whole organisation, such as its cycles).
-                let named = questions.iter().flat_map(|q| catalog.named_in(q)).collect::<Vec<_>>();
-                let reading = (!named.is_empty() && questions.iter().all(|q| !catalog.named_in(q).is_empty()))
-                    .then(|| catalog.connected(&named));
+                let asked: Vec<&str> = questions.iter().map(String::as_str).collect();
+                let reading = catalog.reading_for(&asked);
                 let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
                 if args.verbose {
                     for warning in &graph.warnings {

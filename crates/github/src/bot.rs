@@ -274,8 +274,7 @@ async fn answer_across_repositories(
         anyhow::bail!(MissingIndex::EmptyOrganisation { store: org.to_string() });
     }
     // Only the repositories the question's modules connect, when it names any.
-    let named = catalog.named_in(question);
-    let reading = (!named.is_empty()).then(|| catalog.connected(&named));
+    let reading = catalog.reading_for(&[question]);
     let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
     let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
     let answer = index.answerer(None).answer(question).await?;

@@ -151,8 +151,7 @@ pub async fn update_chunk_table(
     steps.done("open");
     // Chunk ids are paths and symbols: quote them as SQL strings, in batches to keep predicates short.
     for batch in stale_ids.chunks(512) {
-        let quoted: Vec<String> = batch.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
-        table.delete(&format!("id IN ({})", quoted.join(", "))).await.context("cannot delete stale chunks")?;
+        table.delete(&format!("id IN ({})", sql_strings(batch))).await.context("cannot delete stale chunks")?;
     }
     steps.done("delete");
     if !rows.is_empty() {
@@ -397,19 +396,7 @@ impl ChunkStore {
                 .try_collect()
                 .await?;
             for batch in &batches {
-                let hashes = string_column(batch, "text_hash")?;
-                let column = batch
-                    .column_by_name("vector")
-                    .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
-                    .context("chunk table has no vector column")?;
-                for row in 0..batch.num_rows() {
-                    let values = column.value(row);
-                    let floats = values
-                        .as_any()
-                        .downcast_ref::<Float32Array>()
-                        .context("chunk vectors are not 32-bit floats")?;
-                    vectors.insert(hashes.value(row).to_string(), floats.values().to_vec());
-                }
+                vectors.extend(keyed_vectors(batch, "text_hash")?);
             }
         }
         Ok(vectors)
@@ -504,30 +491,23 @@ impl ChunkStore {
             .await?
             .try_collect()
             .await?;
-        let mut hits = Vec::new();
-        for batch in &batches {
-            hits.extend(hits_of(batch)?);
-        }
-        Ok(hits)
+        hits_in(&batches)
     }
 
     /// The rows of chunk `ids`, by id.
     async fn rows_by_id(&self, ids: &[&str]) -> Result<HashMap<String, Hit>> {
         let mut rows = HashMap::new();
         for batch in ids.chunks(512) {
-            let quoted: Vec<String> = batch.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
             let batches: Vec<RecordBatch> = self
                 .table
                 .query()
-                .only_if(format!("id IN ({})", quoted.join(", ")))
+                .only_if(format!("id IN ({})", sql_strings(batch)))
                 .select(Select::Columns(HIT_COLUMNS.iter().map(|c| c.to_string()).collect()))
                 .execute()
                 .await?
                 .try_collect()
                 .await?;
-            for batch in &batches {
-                rows.extend(hits_of(batch)?.into_iter().map(|hit| (hit.id.clone(), hit)));
-            }
+            rows.extend(hits_in(&batches)?.into_iter().map(|hit| (hit.id.clone(), hit)));
         }
         Ok(rows)
     }
@@ -546,11 +526,7 @@ impl ChunkStore {
                 .try_collect()
                 .await?
         };
-        let mut hits = Vec::new();
-        for batch in &batches {
-            hits.extend(hits_of(batch)?);
-        }
-        Ok(hits)
+        hits_in(&batches)
     }
 
     /// Every row's chunk id and vector (what `vectors.parquet` is written from).
@@ -565,20 +541,42 @@ impl ChunkStore {
             .await?;
         let mut rows = Vec::new();
         for batch in &batches {
-            let ids = string_column(batch, "id")?;
-            let column = batch
-                .column_by_name("vector")
-                .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
-                .context("chunk table has no vector column")?;
-            for row in 0..batch.num_rows() {
-                let values = column.value(row);
-                let floats =
-                    values.as_any().downcast_ref::<Float32Array>().context("chunk vectors are not 32-bit floats")?;
-                rows.push((ids.value(row).to_string(), floats.values().to_vec()));
-            }
+            rows.extend(keyed_vectors(batch, "id")?);
         }
         Ok(rows)
     }
+}
+
+/// Each row's vector with the text column `key` (a chunk id or a text hash).
+fn keyed_vectors(batch: &RecordBatch, key: &str) -> Result<Vec<(String, Vec<f32>)>> {
+    let keys = string_column(batch, key)?;
+    let column = batch
+        .column_by_name("vector")
+        .and_then(|column| column.as_any().downcast_ref::<FixedSizeListArray>())
+        .context("chunk table has no vector column")?;
+    (0..batch.num_rows())
+        .map(|row| {
+            let values = column.value(row);
+            let floats =
+                values.as_any().downcast_ref::<Float32Array>().context("chunk vectors are not 32-bit floats")?;
+            Ok((keys.value(row).to_string(), floats.values().to_vec()))
+        })
+        .collect()
+}
+
+/// Every hit of a query's batches, in order.
+fn hits_in(batches: &[RecordBatch]) -> Result<Vec<Hit>> {
+    let mut hits = Vec::new();
+    for batch in batches {
+        hits.extend(hits_of(batch)?);
+    }
+    Ok(hits)
+}
+
+/// `ids` as a SQL list of strings (chunk ids are paths and symbols: quotes doubled).
+fn sql_strings(ids: &[&str]) -> String {
+    let quoted: Vec<String> = ids.iter().map(|id| format!("'{}'", id.replace('\'', "''"))).collect();
+    quoted.join(", ")
 }
 
 /// The columns a search hit is read from.

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::Impact;
+use super::{Affected, Impact};
 use crate::graph_view::{Chain, chain_text, cycle_at_runtime, only_through};
 
 /// Rows each list shows; the JSON has them all.
@@ -87,30 +87,15 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
     if !impact.affected.is_empty() {
         let _ = writeln!(out, "### Affected modules\n");
         for affected in impact.affected.iter().take(MAX_ROWS) {
-            let chain = Chain { modules: affected.via.clone(), steps: affected.steps.clone() };
-            let when = if affected.runtime {
-                String::new()
-            } else {
-                only_through(&chain.kinds()).map(|words| format!(" ({words})")).unwrap_or_default()
-            };
-            if with_chains {
-                let _ = writeln!(out, "- {}{when}", chain_text(&chain, &|m| code(m)));
-            } else {
-                let _ = writeln!(out, "- {}{when}", code(&affected.id));
-            }
+            let _ = writeln!(out, "{}", affected_line(affected, with_chains));
         }
         more(&mut out, impact.affected.len());
     }
     if !impact.other_repositories.is_empty() {
         let _ = writeln!(out, "### In other repositories\n");
+        // Always with its chain: across repositories, how it is reached is the point.
         for affected in impact.other_repositories.iter().take(MAX_ROWS) {
-            let chain = Chain { modules: affected.via.clone(), steps: affected.steps.clone() };
-            let when = if affected.runtime {
-                String::new()
-            } else {
-                only_through(&chain.kinds()).map(|words| format!(" ({words})")).unwrap_or_default()
-            };
-            let _ = writeln!(out, "- {}{when}", chain_text(&chain, &|m| code(m)));
+            let _ = writeln!(out, "{}", affected_line(affected, true));
         }
         more(&mut out, impact.other_repositories.len());
     }
@@ -122,6 +107,22 @@ pub fn render_markdown(impact: &Impact, with_chains: bool) -> String {
         more(&mut out, impact.tests.len());
     }
     out
+}
+
+/// One affected module as a list item: its chain to the change (or its id alone), and what the chain
+/// holds only through when that is not at runtime.
+fn affected_line(affected: &Affected, with_chain: bool) -> String {
+    let chain = Chain { modules: affected.via.clone(), steps: affected.steps.clone() };
+    let when = if affected.runtime {
+        String::new()
+    } else {
+        only_through(&chain.kinds()).map(|words| format!(" ({words})")).unwrap_or_default()
+    };
+    if with_chain {
+        format!("- {}{when}", chain_text(&chain, &|m| code(m)))
+    } else {
+        format!("- {}{when}", code(&affected.id))
+    }
 }
 
 /// The whole change in one sentence of counts (the Markdown's first line, and every bot answer's).

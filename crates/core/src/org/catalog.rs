@@ -109,10 +109,10 @@ impl Catalog {
         let imports = |a: &CatalogEntry, b: &CatalogEntry| {
             a.imports_packages.iter().any(|package| b.packages.binary_search(package).is_ok())
         };
-        let mut found: std::collections::BTreeSet<String> =
-            names.iter().filter(|name| self.repositories.contains_key(*name)).cloned().collect();
+        let known: Vec<String> = names.iter().filter(|name| self.repositories.contains_key(*name)).cloned().collect();
+        let mut found: std::collections::BTreeSet<String> = known.iter().cloned().collect();
         for upstream in [false, true] {
-            let mut todo: Vec<String> = names.iter().filter(|n| self.repositories.contains_key(*n)).cloned().collect();
+            let mut todo = known.clone();
             let mut seen: std::collections::BTreeSet<String> = todo.iter().cloned().collect();
             while let Some(name) = todo.pop() {
                 let here = &self.repositories[&name];
@@ -140,6 +140,20 @@ impl Catalog {
             .filter(|(_, entry)| tops.iter().any(|top| entry.packages.binary_search(top).is_ok()))
             .map(|(name, _)| name.clone())
             .collect()
+    }
+
+    /// The repositories to read for `questions`: those their modules connect when every question names
+    /// a package of the catalog, else `None` (all of them: a question about the whole organisation).
+    pub fn reading_for(&self, questions: &[&str]) -> Option<Vec<String>> {
+        let mut named = Vec::new();
+        for question in questions {
+            let here = self.named_in(question);
+            if here.is_empty() {
+                return None;
+            }
+            named.extend(here);
+        }
+        (!named.is_empty()).then(|| self.connected(&named))
     }
 
     /// This catalog with `name` recorded as `entry` and its imports from and to other repositories

@@ -172,4 +172,9 @@ fn a_question_reads_only_the_repositories_its_modules_connect() {
     assert_eq!(catalog.connected(&["auth".to_string()]), ["auth", "billing", "ops"]);
     assert_eq!(catalog.connected(&["ops".to_string()]), ["auth", "billing", "ops"], "what ops imports, transitively");
     assert_eq!(catalog.connected(&["web".to_string()]), ["web"]);
+    assert_eq!(
+        catalog.reading_for(&["What imports ops.check?"]),
+        Some(vec!["auth".into(), "billing".into(), "ops".into()])
+    );
+    assert_eq!(catalog.reading_for(&["What imports ops.check?", "Any cycles?"]), None, "one question about everything");
 }

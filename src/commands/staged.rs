@@ -7,12 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use strata_core::bundle::BUNDLE_ZST_FILE;
 use strata_search::location::{IndexLocation, ObjectLocation, RemoteIndex};
 
-/// The files `diff` and `graph` read.
-pub(crate) const GRAPH_FILES: &[&str] = &["manifest.json", "bundle.json"];
+/// The files `diff` and `graph` read: the bundle compressed (`bundle.json` for an index without it).
+pub(crate) const GRAPH_FILES: &[&str] = &["manifest.json", BUNDLE_ZST_FILE];
 /// The files a base index is read from by `impact` and `check` (`strata_index::build_head`).
-pub(crate) const BASE_FILES: &[&str] = &["manifest.json", "bundle.json", "facts.parquet"];
+pub(crate) const BASE_FILES: &[&str] = &["manifest.json", BUNDLE_ZST_FILE, "facts.parquet"];
 
 /// A local directory holding (the needed files of) an index; a temporary copy is deleted on drop.
 pub(crate) struct StagedIndex {
@@ -53,6 +54,11 @@ fn download(object: &ObjectLocation, files: Option<&[&str]>) -> Result<StagedInd
     let copy =
         tempfile::Builder::new().prefix("strata-index-").tempdir().context("cannot create a temporary directory")?;
     let remote = RemoteIndex::open(object)?;
-    super::runtime()?.block_on(remote.download(copy.path(), files))?;
+    let runtime = super::runtime()?;
+    runtime.block_on(remote.download(copy.path(), files))?;
+    // An index written before the compressed bundle existed has only `bundle.json`.
+    if files.is_some_and(|files| files.contains(&BUNDLE_ZST_FILE)) && !copy.path().join(BUNDLE_ZST_FILE).is_file() {
+        runtime.block_on(remote.download(copy.path(), Some(&["bundle.json"])))?;
+    }
     Ok(StagedIndex { dir: copy.path().to_path_buf(), _copy: Some(copy) })
 }

@@ -297,7 +297,11 @@ fn asking_without_an_index_is_a_clear_error() {
 fn the_manifest_records_the_embedder_and_chunk_hashes() {
     let manifest: Value = serde_json::from_slice(&shop_index().read("manifest.json")).unwrap();
     assert_eq!(manifest["embedder"], json!({"id": "builtin-hash-v2-512", "dimension": 512}));
-    let chunks = manifest["chunks"].as_object().unwrap();
+    assert_eq!(manifest["schema_version"], 2);
+    assert!(manifest.get("chunks").is_none(), "the chunk hashes are in chunks.json, not in every question's read");
+    let hashes: Value = serde_json::from_slice(&shop_index().read("chunks.json")).unwrap();
+    assert_eq!(hashes["schema_version"], 1);
+    let chunks = hashes["chunks"].as_object().unwrap();
     assert!(chunks.contains_key("module:shop/cart.py"));
     assert!(chunks.keys().any(|id| id.starts_with("code:shop/payments/gateway.py:")));
     assert_eq!(shop_index().report["n_chunks"].as_u64().unwrap() as usize, chunks.len());

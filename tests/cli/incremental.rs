@@ -45,6 +45,10 @@ fn manifest(index: &Index) -> Value {
     serde_json::from_slice(&index.read("manifest.json")).unwrap()
 }
 
+fn chunk_hashes(index: &Index) -> Value {
+    serde_json::from_slice::<Value>(&index.read("chunks.json")).unwrap()["chunks"].clone()
+}
+
 fn previous_args(previous: &Index) -> Vec<String> {
     vec!["--previous".to_string(), previous.dir.to_str().unwrap().to_string()]
 }
@@ -64,7 +68,7 @@ fn incremental_equals_full_and_reuses_the_rest() {
     for file in ["bundle.json", "nodes.parquet", "edges.parquet", "symbols.parquet", "facts.parquet", "graph.html"] {
         assert!(incremental.read(file) == full.read(file), "{file} differs between incremental and full");
     }
-    assert_eq!(manifest(&incremental)["chunks"], manifest(&full)["chunks"], "chunk texts differ");
+    assert_eq!(chunk_hashes(&incremental), chunk_hashes(&full), "chunk texts differ");
     assert_eq!(table_rows(&incremental.dir), table_rows(&full.dir), "the updated table differs from a fresh one");
     // The in-place update leaves one version of the table, and the new rows are found by full-text search.
     let versions = std::fs::read_dir(incremental.dir.join("lancedb/chunks.lance/_versions")).unwrap();
@@ -162,7 +166,23 @@ fn a_damaged_previous_table_is_rebuilt_from_every_file() {
     // Files that would have kept their chunks were read after all: nothing is missing.
     let full = index(repo.path(), &[]);
     assert_eq!(table_rows(&rebuilt.dir), table_rows(&full.dir));
-    assert_eq!(manifest(&rebuilt)["chunks"], manifest(&full)["chunks"]);
+    assert_eq!(chunk_hashes(&rebuilt), chunk_hashes(&full));
+}
+
+#[test]
+fn missing_chunk_hashes_rewrite_the_table_keeping_vectors_found_by_their_text() {
+    let (repo, first) = two_commits();
+    let old = index(repo.path(), &["--rev", &first]);
+    std::fs::remove_file(old.file("chunks.json")).unwrap();
+    let rebuilt = index_with_previous(&repo, &old);
+    assert_eq!(rebuilt.report["previous"], "used", "{:#}", rebuilt.report);
+    let warnings = rebuilt.report["warnings"].to_string();
+    assert!(warnings.contains("chunks.json"), "{warnings}");
+    // The table is written whole; vectors come from the old table's rows with the same text.
+    assert!(rebuilt.report["n_chunks_reused"].as_u64().unwrap() > 0, "{:#}", rebuilt.report);
+    let full = index(repo.path(), &[]);
+    assert_eq!(table_rows(&rebuilt.dir), table_rows(&full.dir));
+    assert_eq!(chunk_hashes(&rebuilt), chunk_hashes(&full));
 }
 
 #[test]

@@ -220,6 +220,35 @@ fn an_index_on_object_storage_answers_as_the_local_one_reading_a_part_of_it() {
 }
 
 #[test]
+fn the_bundle_is_read_compressed_and_from_bundle_json_when_an_index_has_no_compressed_copy() {
+    let Some(server) = s3_server() else { return };
+    let repo = Repo::git("shop");
+    let local = index(repo.path(), &[]);
+    let compressed = local.read("bundle.json.zst");
+    let from_copy = strata_core::bundle::parse_compressed_bundle(&compressed, "bundle.json.zst").unwrap();
+    assert_eq!(from_copy, strata_core::bundle::read_bundle(&local.dir).unwrap());
+    assert!(compressed.len() * 3 < local.read("bundle.json").len(), "the copy is compressed");
+
+    let name = bucket(&server, "compressed");
+    let url = format!("s3://{name}/shop");
+    index_to(&server, &repo, &url, &[]);
+    let question = ["What imports shop.models?"];
+    let mut read = ask_all(&server, &url, &question).remove(0);
+    let compressed_bytes = read.as_object_mut().unwrap().remove("storage").unwrap()["bytes_read"].as_u64().unwrap();
+    // An index written before the compressed copy existed: only `bundle.json`.
+    let status = http(&server.endpoint, "DELETE", &format!("/{name}/shop/bundle.json.zst"), b"");
+    assert!(status.is_some_and(|status| (200..300).contains(&status)), "{status:?}");
+    let mut old = ask_all(&server, &url, &question).remove(0);
+    let old_bytes = old.as_object_mut().unwrap().remove("storage").unwrap()["bytes_read"].as_u64().unwrap();
+    assert_eq!(read, old);
+    let saved = (local.read("bundle.json").len() - compressed.len()) as u64;
+    assert_eq!(old_bytes, compressed_bytes + saved, "the compressed copy is read instead of bundle.json");
+    let graph =
+        |location: &str| succeeded(&strata_s3(&server, &["graph", "--format", "json", "--index", location]), "graph");
+    assert_eq!(graph(&url), graph(local.dir.to_str().unwrap()));
+}
+
+#[test]
 fn previous_on_object_storage_reuses_unchanged_files_and_updates_in_place() {
     let Some(server) = s3_server() else { return };
     let repo = Repo::git("shop");
@@ -279,12 +308,14 @@ fn a_missing_or_damaged_remote_index_is_a_clear_error_and_a_clean_rebuild_as_pre
     assert!(!report.to_string().contains("strata-index-"), "the temporary copy is named by its URL: {report}");
 
     // A damaged bundle: ask says so; --previous rebuilds from scratch.
-    let status = http(&server.endpoint, "PUT", &format!("/{name}/shop/bundle.json"), b"{ not json").unwrap();
-    assert_eq!(status, 200);
+    for file in ["bundle.json", "bundle.json.zst"] {
+        let status = http(&server.endpoint, "PUT", &format!("/{name}/shop/{file}"), b"{ not json").unwrap();
+        assert_eq!(status, 200);
+    }
     let output = strata_s3(&server, &["ask", "--index", &url, "What imports shop.models?"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains(&format!("{url}/bundle.json is damaged")), "{stderr}");
+    assert!(stderr.contains(&format!("{url}/bundle.json.zst is damaged")), "{stderr}");
     let rebuilt = index_to(&server, &repo, &url, &["--previous", &url]);
     assert!(rebuilt["previous"].as_str().unwrap().starts_with("rebuilt"), "{rebuilt}");
     assert_eq!(rebuilt["n_files_reused"], 0);

@@ -40,9 +40,13 @@ pub async fn build_search_index(request: &IndexRequest<'_>, head: &mut Head) -> 
     if let (Some(previous), Some(dir)) = (&head.previous, request.previous)
         && previous.same_embedder
     {
-        let kept = kept_code_chunks(&previous.manifest.chunks, &head.selected, &head.keeps_code_chunks);
-        let table = PreviousTable { index_dir: dir, hashes: &previous.manifest.chunks };
-        match update_search_index(request.out_dir, &fresh, &fresh_hashes, &kept, &table, request.embedder).await {
+        let update = async {
+            let hashes = previous.manifest.chunk_hashes(dir)?;
+            let kept = kept_code_chunks(&hashes, &head.selected, &head.keeps_code_chunks);
+            let table = PreviousTable { index_dir: dir, hashes: &hashes };
+            update_search_index(request.out_dir, &fresh, &fresh_hashes, &kept, &table, request.embedder).await
+        };
+        match update.await {
             Ok(stats) => updated = Some(stats),
             Err(error) => head.warnings.push(Warning {
                 path: None,

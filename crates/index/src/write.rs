@@ -37,8 +37,8 @@ pub fn write_bundle(request: &IndexRequest<'_>, head: &Head) -> Result<()> {
     write_bundle_files(request.out_dir, &head.bundle, &pages, &head.selected, &head.parsed)
 }
 
-/// `manifest.json`: versions, the commit, every file's blob id, the embedder, the chunk hashes, the
-/// timings, the answer settings and the selection.
+/// `manifest.json`: versions, the commit, every file's blob id, the embedder, the timings, the answer
+/// settings and the selection; the chunk hashes beside it in `chunks.json`, written first.
 pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTreeMap<String, String>) -> Result<()> {
     let snapshot = &head.snapshot;
     let settings = &head.settings;
@@ -50,7 +50,7 @@ pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTr
         source: snapshot.kind().as_str().to_string(),
         files: head.files.clone(),
         embedder: EmbedderInfo { id: request.embedder.id(), dimension: request.embedder.dimension() },
-        chunks: chunk_hashes,
+        inline_chunks: Default::default(),
         timings_ms: head.timings_ms.clone(),
         answer: Some(bundle::fitted_answer_settings()),
         selection: snapshot.folder_in_repository().map(|folder| SelectionRecord {
@@ -63,6 +63,7 @@ pub fn write_manifest(request: &IndexRequest<'_>, head: &Head, chunk_hashes: BTr
             skipped: head.skipped.iter().map(|skip| (skip.path.clone(), skip.blob_id.clone())).collect(),
         }),
     };
+    bundle::write_atomically(request.out_dir, bundle::CHUNK_HASHES_FILE, &bundle::chunk_hashes_json(&chunk_hashes)?)?;
     bundle::write_atomically(request.out_dir, "manifest.json", &bundle::to_canonical_json(&manifest, true)?)
 }
 
@@ -89,7 +90,11 @@ fn write_bundle_files(
     parsed: &[ParsedFile],
 ) -> Result<()> {
     let (json_written, (tables_written, pages_written)) = rayon::join(
-        || bundle::write_atomically(out_dir, "bundle.json", &bundle::to_canonical_json(bundle, false)?),
+        || -> Result<()> {
+            let json = bundle::to_canonical_json(bundle, false)?;
+            bundle::write_atomically(out_dir, bundle::BUNDLE_ZST_FILE, &bundle::compress_bundle_json(&json)?)?;
+            bundle::write_atomically(out_dir, "bundle.json", &json)
+        },
         || {
             rayon::join(
                 || -> Result<()> {

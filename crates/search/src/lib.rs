@@ -44,19 +44,35 @@ impl SearchIndex {
         Ok(SearchIndex { store, lexicon, vectors })
     }
 
-    /// Opens the search side of an index on object storage: the lexicon is fetched whole (a question
-    /// ranks every module with it), the chunk table is opened at its URI and read as queries need it.
-    pub async fn open_remote(
-        remote: &location::RemoteIndex,
-        bundle: &strata_core::bundle::Bundle,
-    ) -> Result<SearchIndex> {
-        let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
+    /// Fetches the search side of an index on object storage, the three parts side by side: the
+    /// lexicon whole (a question ranks every module with it), the chunk table opened at its URI (read
+    /// as queries need it) and `vectors.parquet`'s footer. [`RemoteSearchParts::finish`] completes it.
+    pub async fn fetch_remote(remote: &location::RemoteIndex) -> Result<RemoteSearchParts> {
         let uri = remote.location().uri_of(lexicon::LEXICON_FILE);
-        let bytes = remote.read(lexicon::LEXICON_FILE).await?.with_context(|| format!("{uri} is missing"))?;
-        let lexicon = lexicon::parse_lexicon(bytes, &ids)?;
-        let store = store::ChunkStore::open_remote(remote).await?;
-        let vectors = vectors::VectorColumns::open_remote(remote).await?;
-        Ok(SearchIndex { store, lexicon, vectors })
+        let lexicon = async { remote.read(lexicon::LEXICON_FILE).await?.with_context(|| format!("{uri} is missing")) };
+        let (lexicon, store, vectors) = futures::try_join!(
+            lexicon,
+            store::ChunkStore::open_remote(remote),
+            vectors::VectorColumns::open_remote(remote)
+        )?;
+        Ok(RemoteSearchParts { lexicon, store, vectors })
+    }
+}
+
+/// An index on object storage's search parts, fetched side by side and while the bundle is read (on a
+/// real bucket every request is a round trip): the lexicon's bytes, the opened table and vectors.
+pub struct RemoteSearchParts {
+    lexicon: bytes::Bytes,
+    store: store::ChunkStore,
+    vectors: Option<vectors::VectorColumns>,
+}
+
+impl RemoteSearchParts {
+    /// The search index, once the bundle its lexicon was written for is read.
+    pub fn finish(self, bundle: &strata_core::bundle::Bundle) -> Result<SearchIndex> {
+        let ids: Vec<&str> = bundle.nodes.keys().map(String::as_str).collect();
+        let lexicon = lexicon::parse_lexicon(self.lexicon, &ids)?;
+        Ok(SearchIndex { store: self.store, lexicon, vectors: self.vectors })
     }
 }
 
@@ -68,7 +84,7 @@ pub fn text_hash(text: &str) -> String {
 }
 
 /// The previous table an incremental run updates: its index directory and each row's text hash, by
-/// chunk id (from its manifest, so the rows themselves are never read).
+/// chunk id (from its `chunks.json`, so the rows themselves are never read).
 pub struct PreviousTable<'a> {
     pub index_dir: &'a Path,
     pub hashes: &'a BTreeMap<String, String>,

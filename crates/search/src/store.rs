@@ -448,8 +448,10 @@ impl ChunkStore {
         vectors: Option<&VectorColumns>,
     ) -> Result<Vec<Hit>> {
         let Some(vectors) = vectors else { return self.lance_search(words, vector, limit).await };
-        let nearest = vectors.nearest(vector, limit).await?;
-        let text = if words.trim().is_empty() { Vec::new() } else { self.text_search(words, limit).await? };
+        // Side by side: on object storage both halves wait on reads.
+        let text =
+            async { if words.trim().is_empty() { Ok(Vec::new()) } else { self.text_search(words, limit).await } };
+        let (nearest, text) = futures::try_join!(vectors.nearest(vector, limit), text)?;
         let known: std::collections::HashSet<&str> = text.iter().map(|hit| hit.id.as_str()).collect();
         let missing: Vec<&str> = nearest.iter().map(|(id, _)| id.as_str()).filter(|id| !known.contains(id)).collect();
         let mut rows: HashMap<String, Hit> = self.rows_by_id(&missing).await?;

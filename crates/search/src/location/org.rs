@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use bytes::Bytes;
 use object_store::{PutMode, UpdateVersion};
-use strata_core::bundle::{Bundle, FACTS_FILE, FactsTable, parse_bundle, parse_facts_table};
+use strata_core::bundle::{Bundle, FACTS_FILE, FactsTable, parse_facts_table};
 use strata_core::org::{CATALOG_FILE, Catalog, CatalogEntry, OrgGraph, OrgRepository, cross_imports, org_graph};
 
 use super::{ObjectLocation, RemoteIndex, S3Settings};
@@ -149,10 +149,8 @@ impl OrgStore {
     pub async fn repository(&self, name: &str, entry: &CatalogEntry) -> Result<(Bundle, FactsTable)> {
         let index = self.remote.sibling(self.index_location(&entry.index).prefix);
         let location = index.location().clone();
-        let (bundle, facts) = futures::try_join!(index.read("bundle.json"), index.read(FACTS_FILE))?;
-        let bundle = bundle.with_context(|| format!("{location} (repository {name}) has no bundle.json"))?;
+        let (bundle, facts) = futures::try_join!(index.read_bundle(), index.read(FACTS_FILE))?;
         let facts = facts.with_context(|| format!("{location} (repository {name}) has no {FACTS_FILE}"))?;
-        let bundle = parse_bundle(&bundle, &location.uri_of("bundle.json"))?;
         let facts = parse_facts_table(facts, &location.uri_of(FACTS_FILE))?;
         Ok((bundle, facts))
     }

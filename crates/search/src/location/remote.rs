@@ -24,6 +24,7 @@ use object_store::{
 use super::ObjectLocation;
 use super::counting::{IoCounter, IoStats};
 use crate::store::LANCEDB_DIR;
+use strata_core::bundle::{BUNDLE_ZST_FILE, Bundle, parse_bundle, parse_compressed_bundle};
 
 /// How many files are read or written at once.
 const CONCURRENT_TRANSFERS: usize = 8;
@@ -193,6 +194,19 @@ impl RemoteIndex {
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(store_error(&error, &format!("cannot read {uri}"))),
         }
+    }
+
+    /// The index's bundle, from `bundle.json.zst` when the index has one (a tenth of the bytes), else
+    /// from `bundle.json` (an index written before it existed).
+    pub async fn read_bundle(&self) -> Result<Bundle> {
+        if let Some(bytes) = self.read(BUNDLE_ZST_FILE).await? {
+            return parse_compressed_bundle(&bytes, &self.location.uri_of(BUNDLE_ZST_FILE));
+        }
+        let uri = self.location.uri_of("bundle.json");
+        let bytes = self.read("bundle.json").await?.with_context(|| {
+            format!("cannot read {uri}: it is missing; re-run `strata index --out {}`", self.location)
+        })?;
+        parse_bundle(&bytes, &uri)
     }
 
     /// Every file under the prefix, as (path inside the index, size).

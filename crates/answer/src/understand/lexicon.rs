@@ -615,29 +615,28 @@ pub struct Hit {
     pub end: usize,
 }
 
+/// Words a phrase may hold anywhere after its first word without changing it: "when the code
+/// *actually* runs" is "when the code runs".
+const INSIDE_A_PHRASE: &[&str] = &["actually", "really", "truly", "ever", "even", "currently"];
+
 /// The cues of `words`, longest phrase first at each position; code words match only code cues
 /// (`__all__`, `TYPE_CHECKING`), because everything else written as code is a name.
 pub fn cues(words: &[Word]) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut at = 0;
     while at < words.len() {
-        let mut best: Option<&Phrase> = None;
-        for phrase in PHRASES {
-            let (parts, _) = phrase;
-            let fits = parts.len() <= words.len() - at
-                && parts.iter().enumerate().all(|(i, part)| {
-                    let word = &words[at + i];
-                    (i == 0 || !(words[at + i - 1].boundary_after || words[at + i - 1].comma_after))
-                        && cue_form(word) == *part
-                });
-            if fits && best.is_none_or(|(b, _)| b.len() < parts.len()) {
-                best = Some(phrase);
-            }
-        }
+        // The phrase that covers the most words here, an exact one before one with words left out.
+        let best = PHRASES
+            .iter()
+            .filter_map(|phrase| phrase_at(words, at, phrase.0).map(|(end, loose)| (end, loose, phrase.1)))
+            .fold(None, |best: Option<(usize, bool, Cue)>, found| match best {
+                Some(b) if (b.0, !b.1) >= (found.0, !found.1) => Some(b),
+                _ => Some(found),
+            });
         match best {
-            Some((parts, cue)) => {
-                hits.push(Hit { cue: *cue, start: at, end: at + parts.len() });
-                at += parts.len();
+            Some((end, _, cue)) => {
+                hits.push(Hit { cue, start: at, end });
+                at = end;
             }
             None => at += 1,
         }
@@ -645,6 +644,37 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
     negated_scope(words, &mut hits);
     through_imports(words, &mut hits);
     hits
+}
+
+/// Where `parts` matched from `words[at]` ends, and whether it matched loosely: after its first word a
+/// phrase may pass over a word of [`INSIDE_A_PHRASE`] and may go without its articles ("when program
+/// runs"). The words it covers are never split by a sentence end or a comma.
+fn phrase_at(words: &[Word], at: usize, parts: &[&str]) -> Option<(usize, bool)> {
+    let (mut next, mut loose) = (at, false);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            let joined = |k: usize| !(words[k - 1].boundary_after || words[k - 1].comma_after);
+            while next < words.len()
+                && INSIDE_A_PHRASE.contains(&words[next].lower.as_str())
+                && !INSIDE_A_PHRASE.contains(part)
+                && joined(next)
+            {
+                (next, loose) = (next + 1, true);
+            }
+            if next >= words.len() || !joined(next) {
+                return None;
+            }
+        }
+        let word = words.get(next)?;
+        if cue_form(word) == *part {
+            next += 1;
+        } else if i > 0 && i + 1 < parts.len() && matches!(*part, "the" | "a" | "an") {
+            loose = true;
+        } else {
+            return None;
+        }
+    }
+    Some((next, loose))
 }
 
 /// "pulled in through its imports", "via their dependencies": reaching through the imports of the
@@ -672,12 +702,14 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
 
 /// "not just its direct imports", "not only the first level": a negation in front of a word for
 /// direct imports asks for more than them (transitive); in front of a word for indirect ones
-/// ("not transitive ones") it asks for the direct ones. Only determiners and "just"/"only" may stand
-/// between.
+/// ("not transitive ones") it asks for the direct ones. Leaving the indirect ones out ("not counting
+/// indirect usage", "ignoring transitive ones", "without going through another module") asks for the
+/// direct ones too. Only determiners and "just"/"only" may stand between.
 fn negated_scope(words: &[Word], hits: &mut [Hit]) {
-    const BETWEEN: &[&str] = &["just", "only", "merely", "simply", "the", "its", "their", "a", "any"];
+    const BETWEEN: &[&str] = &["just", "only", "merely", "simply", "the", "its", "their", "a", "any", "going"];
     for k in 0..hits.len() {
-        if hits[k].cue != Cue::Negation {
+        let excluded = hits[k].cue == Cue::Exclude;
+        if hits[k].cue != Cue::Negation && !excluded {
             continue;
         }
         let mut at = hits[k].end;
@@ -686,7 +718,7 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         }
         let Some(next) = hits.iter().position(|h| h.start == at) else { continue };
         let flipped = match hits[next].cue {
-            Cue::Direct => Cue::Transitive,
+            Cue::Direct if !excluded => Cue::Transitive,
             Cue::Transitive => Cue::Direct,
             _ => continue,
         };

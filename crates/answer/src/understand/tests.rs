@@ -92,6 +92,33 @@ fn transitive_and_direct() {
 }
 
 #[test]
+fn leaving_the_indirect_ones_out_is_direct() {
+    for question in [
+        "Which modules import shop.pricing, not counting indirect usage?",
+        "which modules depend on shop.pricing, ignoring transitive ones",
+        "What depends on shop.pricing without going through another module?",
+    ] {
+        assert_eq!(part(question).relation, Relation::Importers, "{question}");
+    }
+    // Leaving the direct ones out asks for something the graph's answers do not give alone.
+    assert_ne!(
+        parse("Which modules depend on shop.pricing, ignoring direct importers?").parts.first().map(|p| p.relation),
+        Some(Relation::Importers)
+    );
+}
+
+#[test]
+fn a_phrase_holds_through_an_adverb_or_a_missing_article() {
+    for question in [
+        "Which modules import shop.models when the code actually runs?",
+        "which modules import shop.models when program runs",
+        "Which modules import shop.models when the code runs?",
+    ] {
+        assert!(part(question).runtime, "{question}");
+    }
+}
+
+#[test]
 fn pairs_are_paths_with_their_direction() {
     let reach = part("Does shop.api rely on shop.models?");
     assert_eq!(

@@ -273,7 +273,7 @@ def main() -> int:
         requests = [r for r, _ in stats]
         read = [b for _, b in stats]
         print(f"\nread per question: p50 {pct(read, 0.5) / 1e6:.1f} MB in {pct(requests, 0.5)} requests "
-              f"(the catalog, then the bundle.json and facts.parquet of the repositories the question connects), "
+              f"(the catalog, then the bundle.json.zst and facts.parquet of the repositories the question connects), "
               f"{100 * pct(read, 0.5) / local_bytes:.1f} % of the indexes' {local_bytes / 1e6:.1f} MB")
         wrong = sum(n - ok for ok, n in checked.values())
         return 1 if wrong else 0

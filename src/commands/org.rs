@@ -7,6 +7,7 @@
 use std::fmt;
 
 use anyhow::{Context, Result, bail};
+use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -197,6 +198,8 @@ impl OrgBase {
 
 /// How many repositories a question about code is searched in, at most.
 const MAX_SEARCHED: usize = 8;
+/// How many of them are opened and searched at once (each open is a handful of round trips).
+const SEARCHED_AT_ONCE: usize = 4;
 
 /// A question the organisation's graph did not answer, searched in the repositories' own indexes:
 /// those providing a package the question names and the ones connected to them (or every repository
@@ -220,17 +223,23 @@ pub(crate) async fn search_repositories(
     if candidates.is_empty() || candidates.len() > MAX_SEARCHED {
         return Ok((None, stats));
     }
+    let answers: Vec<(strata_answer::Answer, strata_search::location::IoStats)> = futures::stream::iter(&candidates)
+        .map(|name| async move {
+            let entry = &catalog.repositories[name];
+            let location = IndexLocation::Object(store.index_location(&entry.index));
+            let index = strata_answer::loaded::LoadedIndex::open_at(&location, server).await?;
+            let answer = index.answerer(chat).answer(question).await?;
+            let read = index.remote.as_ref().map(|remote| remote.take_stats()).unwrap_or_default();
+            anyhow::Ok((answer, read))
+        })
+        .buffered(SEARCHED_AT_ONCE)
+        .try_collect()
+        .await?;
+    // The best in the candidates' order, so a tie goes to the first, whatever finished first.
     let mut best: Option<(f64, strata_answer::Answer)> = None;
-    for name in &candidates {
-        let entry = &catalog.repositories[name];
-        let location = IndexLocation::Object(store.index_location(&entry.index));
-        let index = strata_answer::loaded::LoadedIndex::open_at(&location, server).await?;
-        let mut answer = index.answerer(chat).answer(question).await?;
-        if let Some(remote) = &index.remote {
-            let read = remote.take_stats();
-            stats.requests += read.requests;
-            stats.bytes_read += read.bytes_read;
-        }
+    for (name, (mut answer, read)) in candidates.iter().zip(answers) {
+        stats.requests += read.requests;
+        stats.bytes_read += read.bytes_read;
         let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
         if answer.mode == strata_answer::Mode::Declined || best.as_ref().is_some_and(|(top, _)| *top >= score) {
             continue;

@@ -62,7 +62,7 @@ fn index_to_out(args: &IndexArgs, runtime: &tokio::runtime::Runtime) -> Result<I
                 .prefix("strata-index-")
                 .tempdir()
                 .context("cannot create a temporary directory")?,
-            RemoteIndex::open(object)?,
+            Box::new(RemoteIndex::open(object)?),
         ),
     };
     let mut report = build_index(args, previous.as_ref(), build_dir.path(), runtime)?;
@@ -121,7 +121,7 @@ pub(super) fn build_index(
 /// Where the index is built: the `--out` directory, or a temporary one uploaded afterwards.
 enum BuildDir {
     Local(std::path::PathBuf),
-    Staged(tempfile::TempDir, RemoteIndex),
+    Staged(tempfile::TempDir, Box<RemoteIndex>),
 }
 
 impl BuildDir {

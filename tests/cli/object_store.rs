@@ -328,3 +328,43 @@ fn only_s3_urls_are_taken_for_object_storage() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("only s3:// object-store URLs are supported"));
 }
+
+/// The credentials of a named AWS profile sign strata's own requests when the environment holds no key.
+/// The endpoint is wiremock, not an S3 server: what is checked is the key id each request is signed with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_profile_signs_the_requests_when_the_environment_has_no_key() {
+    let server = wiremock::MockServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let credentials = dir.path().join("credentials");
+    std::fs::write(
+        &credentials,
+        "[strata-test]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = secret\n",
+    )
+    .unwrap();
+    let config = dir.path().join("config");
+    std::fs::write(&config, "[profile strata-test]\nregion = us-east-1\n").unwrap();
+    let endpoint = server.uri();
+    let output = strata_with_env(
+        &["ask", "--index", "s3://bucket/index", "What imports shop.models?"],
+        &[
+            ("AWS_ENDPOINT_URL", endpoint.as_str()),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_PROFILE", "strata-test"),
+            ("AWS_SHARED_CREDENTIALS_FILE", credentials.to_str().unwrap()),
+            ("AWS_CONFIG_FILE", config.to_str().unwrap()),
+            ("AWS_ACCESS_KEY_ID", ""),
+            ("AWS_SECRET_ACCESS_KEY", ""),
+            ("AWS_SESSION_TOKEN", ""),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is not a strata index"), "{stderr}");
+    let requests = server.received_requests().await.unwrap();
+    let manifest: Vec<_> = requests.iter().filter(|r| r.url.path().ends_with("/manifest.json")).collect();
+    assert!(!manifest.is_empty(), "{:?}", requests.iter().map(|r| r.url.to_string()).collect::<Vec<_>>());
+    for request in manifest {
+        let signed = request.headers.get("authorization").and_then(|value| value.to_str().ok()).unwrap_or_default();
+        assert!(signed.contains("Credential=AKIDFROMPROFILE/"), "{signed}");
+    }
+}

@@ -56,6 +56,7 @@ fn store(server: &S3Server, bucket: &str) -> OrgStore {
         region: Some("us-east-1".to_string()),
         allow_http: true,
         credentials: Some(("testing".to_string(), "testing".to_string())),
+        profile: None,
     };
     OrgStore::open_with(&ObjectLocation { bucket: bucket.to_string(), prefix: "acme".to_string() }, settings).unwrap()
 }

@@ -60,6 +60,10 @@ pub struct S3Settings {
     pub allow_http: bool,
     /// An access key id and secret; `None`: the standard AWS chain (environment, web identity, instance).
     pub credentials: Option<(String, String)>,
+    /// A named profile (`AWS_PROFILE`) whose credentials are used when the environment holds no key:
+    /// from `~/.aws/credentials` and `~/.aws/config` (or `AWS_SHARED_CREDENTIALS_FILE` and
+    /// `AWS_CONFIG_FILE`), with SSO, `credential_process` and role assumption as the AWS CLI does.
+    pub profile: Option<String>,
 }
 
 impl S3Settings {
@@ -69,7 +73,8 @@ impl S3Settings {
         let region = var("AWS_REGION").or_else(|| var("AWS_DEFAULT_REGION"));
         let allow_http = var("AWS_ALLOW_HTTP").is_some_and(|value| value.eq_ignore_ascii_case("true"))
             || endpoint.as_deref().is_some_and(|endpoint| endpoint.starts_with("http://"));
-        S3Settings { endpoint, region, allow_http, credentials: None }
+        let profile = var("AWS_PROFILE").filter(|_| var("AWS_ACCESS_KEY_ID").is_none());
+        S3Settings { endpoint, region, allow_http, credentials: None, profile }
     }
 
     /// A custom endpoint without a region gets `us-east-1`, which S3-compatible servers accept; on AWS
@@ -77,6 +82,14 @@ impl S3Settings {
     fn region(&self) -> Option<&str> {
         self.region.as_deref().or(self.endpoint.as_ref().map(|_| "us-east-1"))
     }
+}
+
+/// The credentials of the AWS profile `name`, read by the AWS SDK when first needed and kept until a
+/// minute before they expire (lance-io's adapter, the one LanceDB uses for the same profile).
+fn profile_credentials(name: &str) -> Arc<lance_io::object_store::providers::aws::AwsCredentialAdapter> {
+    let provider = aws_config::profile::ProfileFileCredentialsProvider::builder().profile_name(name).build();
+    let provider: Arc<dyn aws_credential_types::provider::ProvideCredentials> = Arc::new(provider);
+    Arc::new(lance_io::object_store::providers::aws::AwsCredentialAdapter::new(provider, Duration::from_secs(60)))
 }
 
 impl RemoteIndex {
@@ -99,6 +112,8 @@ impl RemoteIndex {
         }
         if let Some((key, secret)) = &settings.credentials {
             builder = builder.with_access_key_id(key).with_secret_access_key(secret);
+        } else if let Some(profile) = &settings.profile {
+            builder = builder.with_credentials(profile_credentials(profile));
         }
         let store = builder.build().with_context(|| format!("cannot set up the S3 client for {location}"))?;
         let counter = IoCounter::default();

@@ -89,15 +89,20 @@ pub fn compress_bundle_json(json: &[u8]) -> Result<Vec<u8>> {
 
 /// Parses [`BUNDLE_ZST_FILE`]'s bytes read from `path`, as [`parse_bundle`] does `bundle.json`'s.
 pub fn parse_compressed_bundle(bytes: &[u8], path: &str) -> Result<Bundle> {
+    parse_bundle(&decompress(bytes, path, MAX_BUNDLE_BYTES)?, path)
+}
+
+/// `bytes` decompressed, refused past `limit` bytes without reading further.
+fn decompress(bytes: &[u8], path: &str, limit: u64) -> Result<Vec<u8>> {
     use std::io::Read;
     let damaged = || format!("{path} is damaged; re-run `strata index`");
     let decoder = zstd::stream::read::Decoder::new(bytes).with_context(damaged)?;
     let mut json = Vec::new();
-    decoder.take(MAX_BUNDLE_BYTES + 1).read_to_end(&mut json).with_context(damaged)?;
-    if json.len() as u64 > MAX_BUNDLE_BYTES {
-        anyhow::bail!("{path} expands to more than {} MiB; re-run `strata index`", MAX_BUNDLE_BYTES >> 20);
+    decoder.take(limit + 1).read_to_end(&mut json).with_context(damaged)?;
+    if json.len() as u64 > limit {
+        anyhow::bail!("{path} expands to more than {limit} bytes; re-run `strata index`");
     }
-    parse_bundle(&json, path)
+    Ok(json)
 }
 
 /// Writes `bytes` to `dir/name` through a temporary file and a rename, so a crash never leaves half a file.
@@ -119,5 +124,14 @@ mod tests {
             let error = super::parse_compressed_bundle(bytes, "x/bundle.json.zst").unwrap_err();
             assert!(format!("{error:#}").contains("x/bundle.json.zst"), "{error:#}");
         }
+    }
+
+    #[test]
+    fn a_compressed_bundle_that_expands_too_far_is_refused() {
+        let zeros = super::compress_bundle_json(&vec![b' '; 1 << 20]).unwrap();
+        assert!(zeros.len() < 1 << 10, "a megabyte of spaces compresses to {} bytes", zeros.len());
+        let error = super::decompress(&zeros, "x/bundle.json.zst", 1 << 16).unwrap_err();
+        assert!(error.to_string().contains("expands to more than 65536 bytes"), "{error}");
+        assert_eq!(super::decompress(&zeros, "x/bundle.json.zst", 1 << 20).unwrap().len(), 1 << 20);
     }
 }

@@ -200,12 +200,15 @@ impl OrgBase {
 const MAX_SEARCHED: usize = 8;
 /// How many of them are opened and searched at once (each open is a handful of round trips).
 const SEARCHED_AT_ONCE: usize = 4;
+/// How many modules of each other repository that answered are named after the best answer.
+const OTHER_PATHS: usize = 3;
 
 /// A question the organisation's graph did not answer, searched in the repositories' own indexes:
 /// those providing a package the question names and the ones connected to them (or every repository
 /// of a small organisation), at most [`MAX_SEARCHED`]. The answer of the repository whose evidence
-/// scored best, its modules under the repository's name; `None` when none answers (the organisation's
-/// own reply stands) or too many repositories would have to be searched. With what the search read.
+/// scored best, its modules under the repository's name, with a note naming the best modules of each
+/// other repository that answered; `None` when none answers (the organisation's own reply stands) or
+/// too many repositories would have to be searched. With what the search read.
 pub(crate) async fn search_repositories(
     store: &OrgStore,
     catalog: &Catalog,
@@ -235,20 +238,37 @@ pub(crate) async fn search_repositories(
         .buffered(SEARCHED_AT_ONCE)
         .try_collect()
         .await?;
-    // The best in the candidates' order, so a tie goes to the first, whatever finished first.
-    let mut best: Option<(f64, strata_answer::Answer)> = None;
-    for (name, (mut answer, read)) in candidates.iter().zip(answers) {
+    // Every answer (a decline is none), best first by its evidence; in the candidates' order among
+    // equals, so a tie goes to the first whatever finished first.
+    let mut answered: Vec<(f64, &String, strata_answer::Answer)> = Vec::new();
+    for (name, (answer, read)) in candidates.iter().zip(answers) {
         stats.requests += read.requests;
         stats.bytes_read += read.bytes_read;
-        let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
-        if answer.mode == strata_answer::Mode::Declined || best.as_ref().is_some_and(|(top, _)| *top >= score) {
-            continue;
+        if answer.mode != strata_answer::Mode::Declined {
+            let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
+            answered.push((score, name, answer));
         }
-        strata_answer::under_repository(&mut answer, name);
-        answer.notes.push(format!("searched the code of {}", candidates.join(", ")));
-        best = Some((score, answer));
     }
-    Ok((best.map(|(_, answer)| answer), stats))
+    answered.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut answered = answered.into_iter();
+    let Some((_, name, mut best)) = answered.next() else { return Ok((None, stats)) };
+    strata_answer::under_repository(&mut best, name);
+    best.notes.push(format!("searched the code of {}", candidates.join(", ")));
+    // The other repositories that answered too, weaker: where to look next, not mixed into the answer
+    // (their scores come from other indexes' words, so their chunks are not ranked against these).
+    for (_, name, other) in answered {
+        let mut paths: Vec<&str> = Vec::new();
+        for citation in &other.citations {
+            if !paths.contains(&citation.path.as_str()) && paths.len() < OTHER_PATHS {
+                paths.push(&citation.path);
+            }
+        }
+        if !paths.is_empty() {
+            let paths: Vec<String> = paths.iter().map(|path| format!("{name}/{path}")).collect();
+            best.notes.push(format!("also answered, with weaker evidence, in {name}: {}", paths.join(", ")));
+        }
+    }
+    Ok((Some(best), stats))
 }
 
 fn hex(bytes: &[u8]) -> String {

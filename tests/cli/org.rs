@@ -122,6 +122,9 @@ fn repositories_indexed_into_one_store_are_answered_across() {
         answer["context"].as_array().unwrap().iter().map(|c| c["module"].as_str().unwrap()).collect();
     assert_eq!(modules.first(), Some(&"auth/acme_auth/tokens.py"), "{answer}");
     assert!(answer["notes"].to_string().contains("searched the code of auth, billing"), "{answer}");
+    // billing answered too (its invoice issues tokens), more weakly: named after the answer, not mixed in.
+    let also = "also answered, with weaker evidence, in billing: billing/billing/invoice.py";
+    assert!(answer["notes"].to_string().contains(also), "{answer}");
     let answer = ask_org(&server, &org, "Which module sends push notifications to phones?");
     assert_eq!(answer["mode"], "declined", "{answer}");
 

@@ -569,7 +569,13 @@ impl Clause<'_> {
                 .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
                 .or_else(|| with_symbol().find(|m| m.strong))
                 .or_else(|| with_symbol().next());
+            // "Where are X and Y *hosted*?": a participle left over is what is asked, and it is not
+            // where code is defined.
+            let participle = self.unknown_words().into_iter().find(|w| w.len() > 4 && w.ends_with("ed"));
             return Some(match symbol {
+                Some(_) if let Some(word) = participle => {
+                    Err(format!("asks where something is {word}, not where it is defined"))
+                }
                 Some(m) => Ok(Some(self.defined_in(m))),
                 None if self.has(Cue::Define) => {
                     Err("asks where something is defined, but names no class or function I know".into())

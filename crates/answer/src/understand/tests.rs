@@ -215,6 +215,16 @@ fn modifiers_change_the_part() {
 }
 
 #[test]
+fn a_participle_left_over_is_not_a_definition() {
+    // "Live" (here part of a product's name) reads as where code lives; "hosted", left over, says the
+    // question asks something else.
+    let understood = parse("Where are Product Live and Cart hosted now?");
+    assert!(!understood.complete(), "{:?}", understood.parts);
+    assert!(understood.unsure.as_deref().is_some_and(|why| why.contains("hosted")), "{:?}", understood.unsure);
+    assert_eq!(part("Where does Product live?").relation, Relation::DefinedIn);
+}
+
+#[test]
 fn cycles_leaves_definitions_exports() {
     assert_eq!(part("Are there circular imports?").relation, Relation::Cycles);
     assert!(part("how many import cycles are there").count);

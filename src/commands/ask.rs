@@ -72,11 +72,8 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
             // What this answer read from object storage (the first one's includes opening the index).
             let storage = match (&org, &index.remote) {
                 (Some((store, _)), _) => {
-                    let stats = store.take_stats();
-                    let stats = IoStats {
-                        requests: stats.requests + searched.requests,
-                        bytes_read: stats.bytes_read + searched.bytes_read,
-                    };
+                    let mut stats = store.take_stats();
+                    stats += searched;
                     Some(StorageReport { location: store.location().to_string(), stats })
                 }
                 (None, Some(remote)) => {

@@ -216,11 +216,10 @@ pub(crate) async fn search_repositories(
     server: Option<&strata_core::config::LlmServer>,
     chat: Option<&strata_answer::ChatSettings>,
 ) -> Result<(Option<strata_answer::Answer>, strata_search::location::IoStats)> {
-    let named = catalog.named_in(question);
     let mut candidates =
-        if named.is_empty() { catalog.repositories.keys().cloned().collect() } else { catalog.connected(&named) };
+        catalog.reading_for(&[question]).unwrap_or_else(|| catalog.repositories.keys().cloned().collect());
     if candidates.len() > MAX_SEARCHED {
-        candidates = named;
+        candidates = catalog.named_in(question);
     }
     let mut stats = strata_search::location::IoStats::default();
     if candidates.is_empty() || candidates.len() > MAX_SEARCHED {
@@ -242,8 +241,7 @@ pub(crate) async fn search_repositories(
     // equals, so a tie goes to the first whatever finished first.
     let mut answered: Vec<(f64, &String, strata_answer::Answer)> = Vec::new();
     for (name, (answer, read)) in candidates.iter().zip(answers) {
-        stats.requests += read.requests;
-        stats.bytes_read += read.bytes_read;
+        stats += read;
         if answer.mode != strata_answer::Mode::Declined {
             let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
             answered.push((score, name, answer));
@@ -256,7 +254,8 @@ pub(crate) async fn search_repositories(
     best.notes.push(format!("searched the code of {}", candidates.join(", ")));
     // The other repositories that answered too, weaker: where to look next, not mixed into the answer
     // (their scores come from other indexes' words, so their chunks are not ranked against these).
-    for (_, name, other) in answered {
+    for (_, name, mut other) in answered {
+        strata_answer::under_repository(&mut other, name);
         let mut paths: Vec<&str> = Vec::new();
         for citation in &other.citations {
             if !paths.contains(&citation.path.as_str()) && paths.len() < OTHER_PATHS {
@@ -264,7 +263,6 @@ pub(crate) async fn search_repositories(
             }
         }
         if !paths.is_empty() {
-            let paths: Vec<String> = paths.iter().map(|path| format!("{name}/{path}")).collect();
             best.notes.push(format!("also answered, with weaker evidence, in {name}: {}", paths.join(", ")));
         }
     }

@@ -32,6 +32,14 @@ pub struct IoStats {
     pub bytes_read: u64,
 }
 
+/// Two readings together (an answer that read through several clients).
+impl std::ops::AddAssign for IoStats {
+    fn add_assign(&mut self, other: IoStats) {
+        self.requests += other.requests;
+        self.bytes_read += other.bytes_read;
+    }
+}
+
 impl IoCounter {
     /// What was counted since the last call (or since the counter was made), and starts again at zero.
     pub fn take(&self) -> IoStats {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use super::lexicon::{Cue, FILLER, Family, Hit};
+use super::lexicon::{Cue, Family, Hit, is_filler};
 use super::words::{Word, number};
 use super::{Entity, Part, Relation};
 use crate::entities::Linked;
@@ -347,7 +347,7 @@ impl Clause<'_> {
             };
             self.lower(i) == "in"
                 && matches!(self.lower(i + 1), "a" | "an" | "the" | "what" | "which")
-                && (i + 2..noun).all(|j| !self.covered(j) && !FILLER.contains(&self.lower(j)))
+                && (i + 2..noun).all(|j| !self.covered(j) && !is_filler(self.lower(j)))
         })
     }
 
@@ -373,7 +373,7 @@ impl Clause<'_> {
             let word = &self.words[head];
             let known = self.covered(head)
                 || self.mentions.iter().any(|m| m.index == head && !self.asked_kind(m))
-                || FILLER.contains(&word.lower.as_str())
+                || is_filler(&word.lower)
                 || AUX.contains(&word.lower.as_str())
                 || number(&word.lower).is_some();
             if !known {

@@ -503,8 +503,7 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
             continue;
         }
         // English words ("I", "In", "Order"?) are never names unless written as code; numbers neither.
-        if lexicon::FILLER.contains(&word.lower.as_str()) || words::number(&word.lower).is_some() || word.text.len() < 2
-        {
+        if lexicon::is_filler(&word.lower) || words::number(&word.lower).is_some() || word.text.len() < 2 {
             continue;
         }
         let symbol = linker.symbol(&word.text);

@@ -2,7 +2,7 @@
 //! does not use, the word a relation word hangs on, or a word that may narrow a question about the
 //! whole repository. One plain word is tolerated (a typo, an aside); more go to retrieval.
 
-use super::{ASKERS_MIND, AUX, Clause, FILLER, Mention, PRONOUNS, Part, Relation, is_edge};
+use super::{ASKERS_MIND, AUX, Clause, Mention, PRONOUNS, Part, Relation, is_edge, is_filler};
 use crate::understand::words::number;
 
 /// Whether a mention written `word` (moved to a pronoun or not) names a module the part is about.
@@ -41,7 +41,7 @@ impl Clause<'_> {
                     && !self.mentions.iter().any(|m| {
                         m.index == i && (m.strong || self.placed(m) || self.names_the_repository(m))
                     })
-                    && !FILLER.contains(&word.lower.as_str())
+                    && !is_filler(&word.lower)
                     && !AUX.contains(&word.lower.as_str())
                     && !PRONOUNS.contains(&word.lower.as_str())
                     && !ASKERS_MIND.contains(&word.lower.as_str())

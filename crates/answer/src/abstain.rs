@@ -57,10 +57,14 @@ pub struct Features {
     pub beyond_code: f64,
     /// 1 when a word the question writes as a name (`Kafka`, `JWT`, `WebSocket`) is held by no module.
     pub unseen_name: f64,
+    /// ln(1 + the number of topic terms). A topic of two or three words is covered by some module
+    /// by chance far more often than one of ten, so the coverage features mean less on a short
+    /// question; with its size the model can hold them to a higher standard there.
+    pub topic_size: f64,
 }
 
 /// The features' names, in the order of [`Features::values`]: the names the settings' weights use.
-pub const FEATURE_NAMES: [&str; 9] = [
+pub const FEATURE_NAMES: [&str; 10] = [
     "unseen",
     "coverage_top",
     "coverage_top5",
@@ -70,10 +74,11 @@ pub const FEATURE_NAMES: [&str; 9] = [
     "names_unknown",
     "beyond_code",
     "unseen_name",
+    "topic_size",
 ];
 
 impl Features {
-    pub fn values(&self) -> [f64; 9] {
+    pub fn values(&self) -> [f64; 10] {
         [
             self.unseen,
             self.coverage_top,
@@ -84,11 +89,12 @@ impl Features {
             self.names_unknown,
             self.beyond_code,
             self.unseen_name,
+            self.topic_size,
         ]
     }
 
     /// (name, value) of every feature.
-    pub fn named(&self) -> [(&'static str, f64); 9] {
+    pub fn named(&self) -> [(&'static str, f64); 10] {
         let values = self.values();
         std::array::from_fn(|i| (FEATURE_NAMES[i], values[i]))
     }
@@ -178,6 +184,7 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
         names_unknown: f64::from(u8::from(!retrieval.unknown_names.is_empty())),
         beyond_code: f64::from(u8::from(beyond_the_code(question).is_some())),
         unseen_name: f64::from(u8::from(unseen_name)),
+        topic_size: (1.0 + topic.len() as f64).ln(),
     };
     (terms, features)
 }
@@ -332,6 +339,7 @@ mod tests {
             names_unknown: 0.0,
             beyond_code: 0.0,
             unseen_name: 0.0,
+            topic_size: 0.0,
         }
     }
 

@@ -337,10 +337,7 @@ pub(super) fn cycle_of(entity: &Entity, result: &CycleOf<'_>, scope: &Scope) -> 
     };
     let (members, status) = cycle;
     let quoted: Vec<String> = members.iter().map(|m| code(m)).collect();
-    let runtime_note = match (scope.runtime(), cycle_at_runtime(status.runtime_size, &status.only_through)) {
-        (false, Some(note)) => format!(" There is {note}."),
-        _ => String::new(),
-    };
+    let runtime_note = runtime_sentence(scope.runtime(), status.runtime_size, &status.only_through);
     StructuralAnswer {
         text: format!(
             "Yes: `{id}`{note} is in an import cycle{words} of {} modules: {}.{runtime_note}",
@@ -396,10 +393,7 @@ pub(super) fn same_cycle(a: &Entity, b: &Entity, result: &CycleOf<'_>, scope: &S
     };
     let quoted: Vec<String> = members.iter().map(|m| code(m)).collect();
     let text = if result.yes == Some(true) {
-        let runtime_note = match (scope.runtime(), cycle_at_runtime(status.runtime_size, &status.only_through)) {
-            (false, Some(note)) => format!(" There is {note}."),
-            _ => String::new(),
-        };
+        let runtime_note = runtime_sentence(scope.runtime(), status.runtime_size, &status.only_through);
         format!(
             "Yes: `{}` and `{}` are in one import cycle{words}, of {} modules: {}.{runtime_note}",
             a.id,
@@ -531,4 +525,36 @@ fn code_list(items: &[String], max: usize) -> String {
 
 fn or_none(items: &[String]) -> String {
     if items.is_empty() { "none".to_string() } else { items.join(", ") }
+}
+
+/// The sentence after a cycle found over every import that says what of it runs (nothing when the
+/// question counts only runtime imports, or all of it runs): "There is no cycle at runtime: …" or
+/// "25 of its modules form a cycle at runtime; the rest …".
+fn runtime_sentence(runtime_only: bool, runtime_size: usize, only_through: &[EdgeKind]) -> String {
+    match (runtime_only, cycle_at_runtime(runtime_size, only_through)) {
+        (false, Some(note)) if runtime_size == 0 => format!(" There is {note}."),
+        (false, Some(note)) => format!(" {note}."),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_of_a_cycle_runs_is_said_in_a_sentence() {
+        let only = [EdgeKind::TypeChecking];
+        assert_eq!(
+            runtime_sentence(false, 0, &only),
+            " There is no cycle at runtime: it exists only through `if TYPE_CHECKING:` imports, which never run."
+        );
+        assert_eq!(
+            runtime_sentence(false, 25, &only),
+            " 25 of its modules form a cycle at runtime; the rest are in it only through `if TYPE_CHECKING:` \
+             imports, which never run."
+        );
+        assert_eq!(runtime_sentence(true, 25, &only), "");
+        assert_eq!(runtime_sentence(false, 25, &[]), "");
+    }
 }

@@ -261,6 +261,13 @@ fn ask_weighs_evidence_with_the_settings_the_index_records() {
     let answer = ask_json(&index, question, &[]);
     assert_eq!(answer["mode"], "declined", "{answer:#}");
     assert_eq!(answer["evidence"]["decision"]["kind"], "weak_evidence");
+    // A question about the graph that names a module as code, not read completely, is answered with
+    // that module's graph facts however weak the word evidence; the project's own name is no module.
+    let answer = ask_json(&index, "Is shop.models orphaned, or does something import it? If the latter, what?", &[]);
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    assert!(text(&answer).contains("imported directly by 1 (`shop/cart.py`)"), "{}", text(&answer));
+    let answer = ask_json(&index, "Which module of shop sends invoices by fax?", &[]);
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
 }
 
 #[test]
@@ -268,6 +275,24 @@ fn an_empty_question_gets_a_helpful_reply() {
     let answer = ask("   ");
     assert_eq!(answer["mode"], "declined");
     assert!(text(&answer).contains("The question is empty"));
+}
+
+#[test]
+fn a_question_without_words_or_a_module_to_refer_to_gets_a_helpful_reply() {
+    for question in ["?", "the of and"] {
+        let answer = ask(question);
+        assert_eq!(answer["mode"], "declined", "{answer:#}");
+        assert!(text(&answer).contains("no words to search the code for"), "{}", text(&answer));
+    }
+    // A follow-up about the graph with nothing named before it: no search for "imports".
+    for question in ["what imports it?", "Who uses this module?"] {
+        let answer = ask(question);
+        assert_eq!(answer["mode"], "declined", "{answer:#}");
+        assert!(text(&answer).contains("nothing was named before it"), "{}", text(&answer));
+    }
+    // "it" as the project, in a question about behaviour, is searched as before.
+    let answer = ask("How does it apply discounts?");
+    assert!(!text(&answer).contains("nothing was named before it"), "{answer:#}");
 }
 
 #[test]

@@ -114,6 +114,10 @@ fn about_the_change(understood: &understand::Understanding) -> Option<change::Ch
 }
 
 /// The reply to a question about a change where there is none (a terminal, an issue).
+/// A follow-up ("what imports it?") with no module said before it to refer to: on the command line,
+/// or the first question of a thread.
+pub const NOTHING_TO_REFER_TO: &str = "I don't know which module this refers to: nothing was named before it. Name the module, for example `what imports <module>?`.";
+
 pub const NEEDS_A_PULL_REQUEST: &str = "This question is about a pull request's change, and there is none here. Ask it with `/ask` in a comment on the pull request, or run `strata impact --previous <default branch index>` on its branch.";
 
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
@@ -250,6 +254,14 @@ impl Answerer<'_> {
             answer.understood = Some(understood);
             return Route::Answered(Box::new(answer));
         }
+        // "What imports it?" with nothing to refer to: a search would answer about whatever matches
+        // "import". The bot has put the previous answer's module in place of the reference already.
+        // ("How does it retry?" is about the project, and "what class does `app.test_client()` return,
+        // and where is it defined?" names code: both are searched.)
+        let names_nothing = understood.linked.is_empty() && strata_core::text::code_names(question).is_empty();
+        if understood.refers_back.is_some() && names_nothing && understood.about_the_graph {
+            return self.route_declined(question, NOTHING_TO_REFER_TO.to_string(), Some(understood));
+        }
         // A name the graph does not know may still be in the code (a variable, an imported class), or
         // the question may name other things that are there: then retrieval answers and weighs it. A
         // name no code holds, when it is all the question names, is declined with suggestions.
@@ -365,7 +377,19 @@ impl Answerer<'_> {
     ) -> Weighed {
         retrieval.graph_facts = structural::graph_facts(self.bundle, &understood.linked);
         let context = context_items(&retrieval);
-        let evidence = weigh_evidence(question, &retrieval, ranking, decline);
+        let mut evidence = weigh_evidence(question, &retrieval, ranking, decline);
+        // A question about the import graph that names modules of the index, not read completely
+        // ("what is `django.urls.conf` exposing publicly?"): the named modules' graph facts answer
+        // much of it whatever the words found, so weak word evidence does not decline it.
+        let linker = entities::EntityLinker::new(self.bundle);
+        let names_a_module = understood.linked.iter().any(|entity| {
+            strata_core::text::is_code(&entity.mention)
+                && self.bundle.nodes.contains_key(&entity.id)
+                && !linker.is_top_level_package(&entity.id)
+        });
+        if understood.about_the_graph && names_a_module && matches!(evidence.decision, Decision::WeakEvidence(_)) {
+            evidence.decision = Decision::Answer;
+        }
         if evidence.decision != Decision::Answer {
             let reason = decline_reason(question, &evidence, &retrieval, self.bundle.nodes.len());
             let mut answer = self.declined(question, reason, context);
@@ -572,11 +596,10 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
             "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
         );
     }
-    let searched = if retrieval.query_words.is_empty() {
-        "no searchable words".to_string()
-    } else {
-        retrieval.query_words.join(", ")
-    };
+    if retrieval.query_words.is_empty() && retrieval.names.is_empty() {
+        return "I don't know: the question has no words to search the code for. Ask about the code, for example where or how something is done, or `what imports <module>?`.".to_string();
+    }
+    let searched = retrieval.query_words.join(", ");
     let unseen: Vec<&str> =
         evidence.terms.iter().filter(|t| t.modules == 0 && !t.discourse).map(|t| t.word.as_str()).collect();
     let unknown: Vec<&str> = retrieval.unknown_names.iter().map(String::as_str).collect();

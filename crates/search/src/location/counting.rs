@@ -1,7 +1,7 @@
 //! What an index on object storage costs to read: an `ObjectStore` wrapper that counts requests and
 //! the bytes they return, shared by strata's own reads (manifest, bundle, lexicon) and LanceDB's (the
-//! same counter is handed to lance as a `WrappingObjectStore`). It counts and forwards; it never
-//! changes a request or retries one.
+//! same counter wraps the stores lance opens, under `small::LanceReads`). It counts and forwards; it
+//! never changes a request or retries one.
 
 use std::fmt;
 use std::ops::Range;
@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::Bytes;
 use futures::stream::BoxStream;
-use object_store::list::PaginatedListStore;
 use object_store::path::Path;
 use object_store::{
     CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore, PutMultipartOptions,
@@ -57,23 +56,6 @@ impl IoCounter {
     fn request(&self, bytes_read: u64) {
         self.requests.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes_read, Ordering::Relaxed);
-    }
-}
-
-/// How LanceDB's stores get counted: lance wraps each store it opens for the table with this.
-impl lance::io::WrappingObjectStore for IoCounter {
-    fn wrap(&self, _store_prefix: &str, original: Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore> {
-        IoCounter::wrap(self, original)
-    }
-
-    fn wrap_paginated(
-        &self,
-        _store_prefix: &str,
-        original: Arc<dyn PaginatedListStore>,
-    ) -> Option<Arc<dyn PaginatedListStore>> {
-        // Listings pushed down to the paginated API bypass the wrapper; they are rare (opening a table
-        // lists its versions at most) and counted as nothing rather than refused.
-        Some(original)
     }
 }
 

@@ -8,6 +8,7 @@
 mod counting;
 mod org;
 mod remote;
+mod small;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

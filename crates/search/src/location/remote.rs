@@ -326,9 +326,10 @@ impl RemoteIndex {
         options
     }
 
-    /// Read parameters that route LanceDB's requests through this index's counter.
+    /// Read parameters that route LanceDB's requests through this index's counter, small files read
+    /// whole (`small`).
     pub(crate) fn lance_read_params(&self) -> lance::dataset::ReadParams {
-        let wrapper: Arc<dyn lance::io::WrappingObjectStore> = Arc::new(self.counter.clone());
+        let wrapper: Arc<dyn lance::io::WrappingObjectStore> = Arc::new(super::small::LanceReads(self.counter.clone()));
         lance::dataset::ReadParams {
             store_options: Some(lance::io::ObjectStoreParams {
                 object_store_wrapper: Some(wrapper),

@@ -25,6 +25,10 @@ use object_store::{
 /// round trips their ranges would.
 pub(crate) const SMALL: u64 = 1 << 20;
 
+/// The most bytes kept in memory by one store: a process that answers many questions across many
+/// repositories reads further files range by range once it is full.
+const CAPACITY: u64 = 64 << 20;
+
 /// How the stores LanceDB opens for an index on object storage are wrapped: every request counted
 /// (by the index's [`IoCounter`]), and small files read whole.
 #[derive(Debug, Clone)]
@@ -57,11 +61,22 @@ enum Known {
 pub(crate) struct SmallFiles {
     inner: Arc<dyn ObjectStore>,
     known: Mutex<HashMap<Path, Known>>,
+    capacity: u64,
 }
 
 impl SmallFiles {
     pub(crate) fn wrap(inner: Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore> {
-        Arc::new(SmallFiles { inner, known: Mutex::new(HashMap::new()) })
+        Arc::new(SmallFiles::with_capacity(inner, CAPACITY))
+    }
+
+    fn with_capacity(inner: Arc<dyn ObjectStore>, capacity: u64) -> SmallFiles {
+        SmallFiles { inner, known: Mutex::new(HashMap::new()), capacity }
+    }
+
+    /// Bytes kept in memory now.
+    fn kept(&self) -> u64 {
+        let Ok(map) = self.known.lock() else { return u64::MAX };
+        map.values().map(|known| if let Known::Whole(bytes, _) = known { bytes.len() as u64 } else { 0 }).sum()
     }
 
     fn known(&self, location: &Path) -> Option<Known> {
@@ -87,7 +102,7 @@ impl SmallFiles {
         }
         match self.known(location) {
             Some(Known::Whole(bytes, meta)) => Ok(Some((bytes, meta))),
-            Some(Known::Size(size)) if size <= SMALL => {
+            Some(Known::Size(size)) if size <= SMALL && self.kept().saturating_add(size) <= self.capacity => {
                 let result = self.inner.get_opts(location, GetOptions::default()).await?;
                 let meta = result.meta.clone();
                 let bytes = result.bytes().await?;
@@ -204,6 +219,24 @@ mod tests {
         memory.put(&Path::from(path), data.clone().into()).await.unwrap();
         let counter = IoCounter::default();
         (SmallFiles::wrap(counter.wrap(memory)), counter, data)
+    }
+
+    #[tokio::test]
+    async fn a_full_store_reads_further_files_range_by_range() {
+        let memory: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        for name in ["a", "b"] {
+            memory.put(&Path::from(format!("t/data/{name}.lance")), vec![7_u8; 600].into()).await.unwrap();
+        }
+        let counter = IoCounter::default();
+        let store = SmallFiles::with_capacity(counter.wrap(memory), 1_000);
+        for name in ["a", "b"] {
+            let path = Path::from(format!("t/data/{name}.lance"));
+            for start in [0_u64, 100, 200, 300] {
+                assert_eq!(&store.get_range(&path, start..start + 10).await.unwrap()[..], &[7_u8; 10]);
+            }
+        }
+        // `a` fits (its first range, then whole); `b` would pass the 1,000 bytes: four ranges.
+        assert_eq!(counter.take().requests, 2 + 4);
     }
 
     #[tokio::test]

@@ -381,11 +381,10 @@ impl Answerer<'_> {
         // A question about the import graph that names modules of the index, not read completely
         // ("what is `django.urls.conf` exposing publicly?"): the named modules' graph facts answer
         // much of it whatever the words found, so weak word evidence does not decline it.
-        let linker = entities::EntityLinker::new(self.bundle);
         let names_a_module = understood.linked.iter().any(|entity| {
             strata_core::text::is_code(&entity.mention)
                 && self.bundle.nodes.contains_key(&entity.id)
-                && !linker.is_top_level_package(&entity.id)
+                && !entities::is_top_level_package(self.bundle, &entity.id)
         });
         if understood.about_the_graph && names_a_module && matches!(evidence.decision, Decision::WeakEvidence(_)) {
             evidence.decision = Decision::Answer;

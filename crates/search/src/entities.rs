@@ -23,6 +23,12 @@ pub struct EntityLinker<'b> {
     symbols: BTreeMap<String, Vec<String>>,
 }
 
+/// Whether module `id` of `bundle` is a top-level package (see [`EntityLinker::is_top_level_package`]),
+/// without building a linker.
+pub fn is_top_level_package(bundle: &Bundle, id: &str) -> bool {
+    id.ends_with("__init__.py") && bundle.nodes.get(id).is_some_and(|node| !node.module.contains('.'))
+}
+
 impl<'b> EntityLinker<'b> {
     pub fn new(bundle: &'b Bundle) -> EntityLinker<'b> {
         let mut by_module_name = BTreeMap::new();
@@ -43,7 +49,7 @@ impl<'b> EntityLinker<'b> {
     /// A top-level package (`flask/__init__.py`, `src/flask/__init__.py`: a dotted name without a dot),
     /// which a question naming it bare ("cycles in flask") means as the whole project.
     pub fn is_top_level_package(&self, id: &str) -> bool {
-        id.ends_with("__init__.py") && self.bundle.nodes.get(id).is_some_and(|node| !node.module.contains('.'))
+        is_top_level_package(self.bundle, id)
     }
 
     pub fn link(&self, mention: &str) -> Option<Linked> {

@@ -112,9 +112,13 @@ if len(never) > 1:
         "false_declines": false / max(n, 1), "absent": a, "absent_declined": declined / max(a, 1),
         "decline_precision": declined / max(declined + false, 1e-9),
     }
-    names = [(k, v) for k, v in bm25.items() if k[0] in report["reported"]]
+    # BM25 the same way: each repository's figure (its rows above) weighed by its answerable questions.
+    def bm25_repo(repo):
+        names = [v for k, v in bm25.items() if k[0] == repo]
+        return [sum(v[i] for v in names) / max(len(names), 1) for i in (0, 1)]
+    weighed = [(bm25_repo(repo), f["answerable"]) for repo, f in report["reported"].items()]
     row("never fitted, pooled", pooled_never,
-        (sum(v[0] for _, v in names) / max(len(names), 1), sum(v[1] for _, v in names) / max(len(names), 1)))
+        tuple(sum(b[i] * w for b, w in weighed) / max(n, 1) for i in (0, 1)))
 metrics = {
     "recall@5": f["recall_at_5"], "hit@1": f["hit_at_1"],
     "lead.recall@5": f["recall_at_5"] - b[1], "lead.hit@1": f["hit_at_1"] - b[0],

@@ -113,11 +113,11 @@ fn about_the_change(understood: &understand::Understanding) -> Option<change::Ch
     (!understood.complete() || understood.linked.is_empty()).then_some(asked)
 }
 
-/// The reply to a question about a change where there is none (a terminal, an issue).
 /// A follow-up ("what imports it?") with no module said before it to refer to: on the command line,
 /// or the first question of a thread.
 pub const NOTHING_TO_REFER_TO: &str = "I don't know which module this refers to: nothing was named before it. Name the module, for example `what imports <module>?`.";
 
+/// The reply to a question about a change where there is none (a terminal, an issue).
 pub const NEEDS_A_PULL_REQUEST: &str = "This question is about a pull request's change, and there is none here. Ask it with `/ask` in a comment on the pull request, or run `strata impact --previous <default branch index>` on its branch.";
 
 /// Why a search failed, for people: LanceDB's own text names its internal paths, so it is left out.
@@ -598,7 +598,11 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
     if retrieval.query_words.is_empty() && retrieval.names.is_empty() {
         return "I don't know: the question has no words to search the code for. Ask about the code, for example where or how something is done, or `what imports <module>?`.".to_string();
     }
-    let searched = retrieval.query_words.join(", ");
+    let searched = if retrieval.query_words.is_empty() {
+        retrieval.names.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ")
+    } else {
+        retrieval.query_words.join(", ")
+    };
     let unseen: Vec<&str> =
         evidence.terms.iter().filter(|t| t.modules == 0 && !t.discourse).map(|t| t.word.as_str()).collect();
     let unknown: Vec<&str> = retrieval.unknown_names.iter().map(String::as_str).collect();

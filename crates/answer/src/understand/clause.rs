@@ -4,8 +4,10 @@
 //! behaviour, an exclusion it cannot apply, a name that links to nothing, more than one unknown word —
 //! makes the clause [`Outcome::Unsure`] rather than guessed.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
+use super::constructions::Construction;
 use super::lexicon::{Cue, Family, Hit, is_filler};
 use super::words::{Word, number};
 use super::{Entity, Part, Relation};
@@ -105,6 +107,8 @@ pub struct Clause<'w> {
     /// A first-person statement before the question ("I'm reviewing X.", "We noticed …"): scene, not a
     /// question, whatever its first word.
     pub scene: bool,
+    /// The constructions recognised in it so far ([`Clause::saw`]).
+    seen: RefCell<BTreeSet<Construction>>,
 }
 
 const WH: &[&str] = &["what", "which", "who", "whom", "where"];
@@ -148,6 +152,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
         lenient_until: start,
         scene: false,
+        seen: RefCell::default(),
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
     // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
@@ -254,6 +259,19 @@ fn is_edge(cue: Cue) -> bool {
 }
 
 impl Clause<'_> {
+    /// `present`, noting `construction` as recognised when it is.
+    pub fn saw(&self, construction: Construction, present: bool) -> bool {
+        if present {
+            self.seen.borrow_mut().insert(construction);
+        }
+        present
+    }
+
+    /// The constructions recognised in the clause.
+    pub fn constructions(&self) -> BTreeSet<Construction> {
+        self.seen.borrow().clone()
+    }
+
     /// Whether the clause has a cue that asks something on its own.
     pub fn asks(&self) -> bool {
         self.hits.iter().any(|h| {
@@ -320,26 +338,29 @@ impl Clause<'_> {
             && !self.has(Cue::Count)
             && (self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"])
                 || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
-        asks_yes_no || whether || elliptical || self.has(Cue::YesNo) || self.tag_question()
+        self.saw(Construction::YesNo, asks_yes_no || whether || self.has(Cue::YesNo))
+            || self.saw(Construction::EllipticalYesNo, elliptical)
+            || self.tag_question()
     }
 
     /// A statement turned into a question by a tag after a comma ("…, right?", "…, correct?"), with no
     /// question word of its own.
     fn tag_question(&self) -> bool {
         let last = self.end.checked_sub(1).filter(|&i| i > self.start);
-        last.is_some_and(|i| {
+        let tagged = last.is_some_and(|i| {
             self.words[i].question_after
                 && matches!(self.lower(i), "right" | "correct" | "true")
                 && self.words[i - 1].comma_after
                 && !self.has_word(WH)
-        })
+        });
+        self.saw(Construction::TagQuestion, tagged)
     }
 
     /// "in a thread-safe way", "in a lazy manner": how something is done, which is behaviour. Not "in
     /// any way" (at all) nor "in a way that runs at runtime" (said by the words after it): a word
     /// between the article and "way" must describe the manner.
     fn in_a_manner(&self) -> bool {
-        self.range().any(|i| {
+        let manner = self.range().any(|i| {
             let Some(noun) =
                 (i + 3..(i + 6).min(self.end)).find(|&j| matches!(self.lower(j), "way" | "manner" | "fashion"))
             else {
@@ -348,7 +369,8 @@ impl Clause<'_> {
             self.lower(i) == "in"
                 && matches!(self.lower(i + 1), "a" | "an" | "the" | "what" | "which")
                 && (i + 2..noun).all(|j| !self.covered(j) && !is_filler(self.lower(j)))
-        })
+        });
+        self.saw(Construction::InAManner, manner)
     }
 
     /// A count said in the clause ("give me the first 3"), not part of a name.
@@ -376,7 +398,7 @@ impl Clause<'_> {
                 || is_filler(&word.lower)
                 || AUX.contains(&word.lower.as_str())
                 || number(&word.lower).is_some();
-            if !known {
+            if self.saw(Construction::AsksForSomethingElse, !known) {
                 return Some(word.text.as_str());
             }
         }
@@ -408,7 +430,7 @@ impl Clause<'_> {
         let purpose = self.end > self.start
             && self.lower(self.end - 1) == "for"
             && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use));
-        if main_do || purpose {
+        if self.saw(Construction::WhatCodeDoes, main_do || purpose) {
             return Outcome::Unsure("asks what code does or what it is for".into());
         }
         if unknown.len() > 1 {
@@ -500,8 +522,10 @@ impl Clause<'_> {
             .hits
             .iter()
             .any(|h| h.cue == Cue::Itself && self.hits.iter().any(|e| is_edge(e.cue) && e.end == h.start));
-        let itself =
-            reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks;
+        let itself = self.saw(
+            Construction::Reflexive,
+            reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks,
+        );
         // "cycles in shop", "from the rest of scrapy": a package named as where to look, not as a module
         // the relation is about.
         let scope = self.scope(&names);
@@ -510,8 +534,9 @@ impl Clause<'_> {
         let whole_project = |m: &Mention| {
             m.top_level && !matches!(self.lower(m.index + 1), "package" | "folder" | "directory" | "subpackage")
         };
+        self.saw(Construction::WholeProject, scope.is_some_and(whole_project));
         let within = scope
-            .filter(|m| !whole_project(m))
+            .filter(|m| self.saw(Construction::PackageScope, !whole_project(m)))
             .and_then(|m| m.module_id())
             .map(|id| id.trim_end_matches("__init__.py").to_string());
         let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
@@ -524,9 +549,10 @@ impl Clause<'_> {
         }
         // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
         // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
-        let negated = self.negation_left() && !self.tag_question();
+        let negated = self.saw(Construction::Negated, self.negation_left() && !self.tag_question());
         if !strong_names && (self.has(Cue::Leaves) || negated || self.imports_only_outside()) {
-            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)));
+            let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)))
+                || (negated && self.negative_subject(edge));
             return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
                 Relation::Roots
             } else {
@@ -678,29 +704,34 @@ impl Clause<'_> {
     /// "A and B in a cycle together", "in the same cycle", "a cycle between A and B", "with each other":
     /// two modules in one cycle, not each in a cycle of its own.
     fn together(&self) -> bool {
-        self.has_word(&["together", "same", "between", "other", "another", "mutual", "mutually"])
+        let together = self.has_word(&["together", "same", "between", "other", "another", "mutual", "mutually"]);
+        self.saw(Construction::CycleTogether, together)
     }
 
     /// "modules that only import the standard library": modules that import no module of the
     /// repository.
     fn imports_only_outside(&self) -> bool {
-        self.has(Cue::Outside)
+        let only_outside = self.has(Cue::Outside)
             && self.has_word(&["only"])
             && !self.has(Cue::Exclude)
-            && matches!(self.find(is_edge).map(|h| h.cue), Some(Cue::Verb(_)))
+            && matches!(self.find(is_edge).map(|h| h.cue), Some(Cue::Verb(_)));
+        self.saw(Construction::OnlyOutside, only_outside)
     }
 
     /// "importers of X, not counting Y": a name inside an exclusion (up to the next comma or clause
     /// start) is a module to leave out, which no answer here does.
     fn excludes_a_name(&self) -> bool {
-        self.hits.iter().filter(|h| h.cue == Cue::Exclude).any(|h| {
+        let excludes = self.hits.iter().filter(|h| h.cue == Cue::Exclude).any(|h| {
             let last = &self.words[h.end - 1];
             if last.comma_after || last.boundary_after {
                 return false;
             }
             let mut at = h.end;
             let mut names = false;
-            while at < self.end && !STARTERS.contains(&self.lower(at)) {
+            // "Leaving out tests and X,": "and" and "or" join what is left out; other starters begin
+            // the question.
+            let starts_clause = |w: &str| STARTERS.contains(&w) && !matches!(w, "and" | "or");
+            while at < self.end && !starts_clause(self.lower(at)) {
                 names |=
                     self.mentions.iter().any(|m| m.index == at && !m.unlinked() && (m.strong || !self.covered(at)));
                 if self.words[at].comma_after || self.words[at].boundary_after {
@@ -709,7 +740,8 @@ impl Clause<'_> {
                 at += 1;
             }
             names
-        })
+        });
+        self.saw(Construction::ExcludesAModule, excludes)
     }
 
     /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", and
@@ -720,6 +752,22 @@ impl Clause<'_> {
                 && !(h.end < self.end && ASKERS_MIND.contains(&self.lower(h.end)))
                 && !(h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
                 && !(self.has(Cue::TypeChecking))
+        })
+    }
+
+    /// "Which modules does no module import?", "what does nothing import?": the negative word is the
+    /// subject, after the auxiliary and before the verb, so the modules asked for are the imported
+    /// ones. "Which modules don't import anything?" negates the verb instead.
+    fn negative_subject(&self, edge: Option<Hit>) -> bool {
+        let Some(verb) = edge.filter(|h| matches!(h.cue, Cue::Verb(_))) else {
+            return false;
+        };
+        self.hits.iter().any(|h| {
+            h.cue == Cue::Negation
+                && h.end <= verb.start
+                && h.start > self.start
+                && matches!(self.lower(h.start), "no" | "nothing" | "none" | "nobody")
+                && matches!(self.lower(h.start - 1), "does" | "do" | "did")
         })
     }
 
@@ -782,8 +830,9 @@ impl Clause<'_> {
             .find(|c| c == Cue::Path)
             .filter(|_| self.has_word(&["from", "between"]) || !self.has(Cue::Impact))
             .filter(|_| names.len() == 2);
+        let noun_of = noun_of.filter(|_| names.len() == 1);
+        self.saw(Construction::NounOf, noun_of.is_some());
         noun_of
-            .filter(|_| names.len() == 1)
             .or(path_between)
             .or_else(|| self.verb_between(names))
             .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
@@ -804,7 +853,7 @@ impl Clause<'_> {
                     && m.index > 0
                     && matches!(self.lower(m.index - 1), "with" | "for" | "into" | "onto" | "alongside")
             });
-            if governed {
+            if self.saw(Construction::PassiveWithoutAgent, governed) {
                 return Err("a passive without its agent, after a name that cannot be its subject".into());
             }
         }
@@ -817,12 +866,14 @@ impl Clause<'_> {
             let edges: Vec<Hit> =
                 self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
             let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
-            if roles.len() > 1 {
+            if self.saw(Construction::BothDirections, roles.len() > 1) {
                 return Err("asks about imports in both directions at once".into());
             }
             // "modules that both import X and are imported by it": the pronoun is X again, in the other
             // relation.
-            if edges.len() > 1 && self.pronoun_at().is_some_and(|p| p > only.index) {
+            if self
+                .saw(Construction::BothDirections, edges.len() > 1 && self.pronoun_at().is_some_and(|p| p > only.index))
+            {
                 return Err("names a module and refers to it again in a second relation".into());
             }
         }
@@ -906,7 +957,9 @@ impl Clause<'_> {
         }
         // "What imports A and B?" asks about each; "is B in the dependency tree of A" or "a direct import
         // of B in A" puts them in roles this reading did not tell apart.
-        if !self.coordinated(&ms) {
+        let coordinated = self.coordinated(&ms);
+        self.saw(Construction::Coordinated, coordinated && ms.len() > 1);
+        if !coordinated {
             return Err("names several modules in roles I could not tell apart".into());
         }
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
@@ -964,7 +1017,8 @@ impl Clause<'_> {
             .find(|&i| !matches!(self.lower(i), "can" | "could" | "should" | "may" | "might" | "to" | "do" | "just"));
         let asks_what = self.range().any(|i| i < primary.start && matches!(self.lower(i), "what" | "which"));
         let from = self.range().any(|i| i >= primary.end && self.lower(i) == "from");
-        subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you")) && asks_what && from
+        let person = subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you")) && asks_what && from;
+        self.saw(Construction::PersonImports, person)
     }
 
     /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.

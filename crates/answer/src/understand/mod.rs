@@ -7,12 +7,16 @@
 
 pub mod change;
 mod clause;
+mod constructions;
 pub mod lexicon;
 pub mod words;
+
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use self::clause::{Mention, Outcome};
+use self::constructions::Construction;
 use self::lexicon::{Cue, Hit};
 use self::words::Word;
 use super::entities::{EntityLinker, Linked};
@@ -164,6 +168,9 @@ pub struct Understanding {
     /// affect?"); whether it is answered so depends on the rest (`Answerer::change_question`).
     #[serde(skip)]
     pub change: Option<change::ChangeQuestion>,
+    /// The constructions recognised in it (`constructions.rs`), for the tests of their examples.
+    #[serde(skip)]
+    pub(crate) constructions: BTreeSet<Construction>,
 }
 
 impl Understanding {
@@ -205,6 +212,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             }
             // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
             carried.extend(clause.qualifiers());
+            reading.constructions.insert(Construction::Scene);
             reading.last_context = Some(clause);
             continue;
         }
@@ -220,21 +228,16 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         {
             refers_back = refers_back.or(Some((words[first].start, words[last].end)));
         }
-        if clause.mentions.is_empty() && clause.refers_back() && reading.pending_entities.is_empty() {
-            clause.adopt(reading.previous_mentions.clone());
-        } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !reading.previous_mentions.is_empty()
-        {
-            clause.resolve_it(&reading.previous_mentions);
-        }
-        if clause.mentions.is_empty() && !reading.pending_entities.is_empty() {
-            clause.adopt(std::mem::take(&mut reading.pending_entities));
-        } else if clause.mentions.is_empty() && clause.has_pronoun() && clause.asks() {
-            clause.adopt(reading.previous_mentions.clone());
-        }
+        reading.resolve_references(&mut clause);
         let (clause, outcome) = reading.read(clause);
+        reading.constructions.extend(clause.constructions());
         reading.record(outcome, &clause);
     }
-    let Reading { parts, pending_entities, mut unsure, unknown, .. } = reading;
+    let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, .. } = reading;
+    let change = change::read(question);
+    if change.is_some() {
+        constructions.insert(Construction::PointsAtChange);
+    }
     if !pending_entities.is_empty() && unsure.is_none() {
         unsure = Some("names modules without asking anything about them".to_string());
     }
@@ -251,7 +254,8 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         unknown,
         about_the_graph,
         refers_back,
-        change: change::read(question),
+        change,
+        constructions,
     }
 }
 
@@ -284,9 +288,33 @@ struct Reading<'a> {
     unknown: Option<String>,
     previous_mentions: Vec<Mention>,
     last_context: Option<clause::Clause<'a>>,
+    /// The constructions recognised in the clauses read so far.
+    constructions: BTreeSet<Construction>,
 }
 
 impl<'a> Reading<'a> {
+    /// The modules `clause` refers to without naming them: "it", "that module", or names said before
+    /// that a clause of its own did not ask about ("For A and for B: what imports them?").
+    fn resolve_references(&mut self, clause: &mut clause::Clause<'a>) {
+        let mut pronoun = false;
+        if clause.mentions.is_empty() && clause.refers_back() && self.pending_entities.is_empty() {
+            clause.adopt(self.previous_mentions.clone());
+            pronoun = !self.previous_mentions.is_empty();
+        } else if !clause.mentions.is_empty() && clause.pronoun_at().is_some() && !self.previous_mentions.is_empty() {
+            clause.resolve_it(&self.previous_mentions);
+            pronoun = true;
+        }
+        if clause.mentions.is_empty() && !self.pending_entities.is_empty() {
+            clause.adopt(std::mem::take(&mut self.pending_entities));
+        } else if clause.mentions.is_empty() && clause.has_pronoun() && clause.asks() {
+            clause.adopt(self.previous_mentions.clone());
+            pronoun = !self.previous_mentions.is_empty();
+        }
+        if pronoun {
+            self.constructions.insert(Construction::Pronoun);
+        }
+    }
+
     /// What `clause` says, read on its own and, when that fails, against what came before.
     fn read(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
@@ -319,6 +347,7 @@ impl<'a> Reading<'a> {
             // "…, and if so, which modules?": the previous part again, as a list.
             Outcome::FollowUp => match self.parts.last() {
                 Some(last) => {
+                    self.constructions.insert(Construction::FollowUp);
                     let mut again = last.clone();
                     again.yes_no = false;
                     self.parts.push(again);
@@ -345,6 +374,7 @@ impl<'a> Reading<'a> {
             // "…? And B?": the previous relation about other modules.
             Outcome::EntitiesOnly(entities) => match self.parts.last() {
                 Some(last) if last.modules.len() == entities.len() && last.relation != Relation::Reach => {
+                    self.constructions.insert(Construction::SameForOthers);
                     let mut again = last.clone();
                     again.modules = entities;
                     self.parts.push(again);

@@ -11,19 +11,23 @@ const MODELS: &str = "shop/models.py";
 const API: &str = "shop/api.py";
 
 fn bundle() -> Bundle {
-    let mut bundle: Bundle = serde_json::from_str(
-        r#"{"schema_version":"x","meta":{"generator":{"name":"s","version":"0"},"language":"python","edge_direction":"x","commit":null,"source":"git","source_roots":[],"conventions":{},"skipped_files":[]},"nodes":{},"edges":[],"cycles":[],"folder_index":{},"counts":{"modules":0,"edges":0,"type_checking_edges":0,"cycles":0,"cycles_runtime":0,"largest_cycle":0,"largest_cycle_runtime":0,"folders":0,"symbols":0,"partial_files":0,"skipped_files":0}}"#,
-    )
-    .expect("bundle skeleton");
-    let modules: [(&str, &[&str]); 6] = [
+    bundle_of(&[
         ("shop/__init__.py", &[]),
         (CART, &["Cart", "add_item"]),
         (PRICING, &["PriceRule"]),
         (MODELS, &["Product"]),
         (API, &["create_app"]),
         ("tests/test_cart.py", &["test_total"]),
-    ];
-    for (id, symbols) in modules {
+    ])
+}
+
+/// A bundle of `modules`, each with its classes, and no imports.
+pub(super) fn bundle_of(modules: &[(&str, &[&str])]) -> Bundle {
+    let mut bundle: Bundle = serde_json::from_str(
+        r#"{"schema_version":"x","meta":{"generator":{"name":"s","version":"0"},"language":"python","edge_direction":"x","commit":null,"source":"git","source_roots":[],"conventions":{},"skipped_files":[]},"nodes":{},"edges":[],"cycles":[],"folder_index":{},"counts":{"modules":0,"edges":0,"type_checking_edges":0,"cycles":0,"cycles_runtime":0,"largest_cycle":0,"largest_cycle_runtime":0,"folders":0,"symbols":0,"partial_files":0,"skipped_files":0}}"#,
+    )
+    .expect("bundle skeleton");
+    for &(id, symbols) in modules {
         let symbols: Vec<serde_json::Value> = symbols
             .iter()
             .map(|name| serde_json::json!({"name": name, "kind": "class", "line_start": 1, "line_end": 2}))

@@ -162,12 +162,7 @@ impl Clause<'_> {
             return if std::ptr::eq(*first, mention) { Role::To } else { Role::From };
         }
         let before = mention.index < primary.start;
-        let preceded_by = |words: &[&str]| {
-            mention.index > 0 && words.contains(&self.lower(mention.index - 1))
-                || mention.index > 1
-                    && words.contains(&self.lower(mention.index - 2))
-                    && matches!(self.lower(mention.index - 1), "the" | "a" | "file" | "module")
-        };
+        let preceded_by = |words: &[&str]| self.preceded_by(mention, words);
         // "modules that have X as a dependency": X is what they import. "X has importers" is not that.
         // "Has api any importer?" is the auxiliary, not that construction.
         let have = self.find(|c| c == Cue::Have).filter(|h| {
@@ -200,64 +195,11 @@ impl Clause<'_> {
                 None => Role::From,
             },
             Cue::NounOut(_) | Cue::NounIn(_) => {
-                let owner = if let Some(h) = have
-                    && mention.index > h.start
-                {
-                    // "modules that have X as a dependency": X is what they import.
-                    false
-                } else {
-                    // The owner of "X's importers", "imports of X", "importers for X"; when no name is
-                    // marked as one, every name is ("importers for both A and B").
-                    let marked = |m: &Mention, words: &[&str]| {
-                        let before = |k: usize| m.index >= k && words.contains(&self.lower(m.index - k));
-                        before(1)
-                            || (before(2)
-                                && matches!(self.lower(m.index - 1), "the" | "a" | "file" | "module" | "both"))
-                    };
-                    // "for both A and B": B shares A's mark.
-                    let coordinated = |m: &Mention| {
-                        matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
-                            && names.iter().any(|other| other.index < m.index)
-                    };
-                    let mention = names
-                        .iter()
-                        .rfind(|other| other.index < mention.index)
-                        .filter(|_| coordinated(mention))
-                        .copied()
-                        .unwrap_or(mention);
-                    let strongly = |m: &Mention| m.possessive || marked(m, &["of", "in"]);
-                    if names.iter().any(|m| strongly(m)) {
-                        strongly(mention)
-                    } else if names.iter().any(|m| marked(m, &["for"])) {
-                        marked(mention, &["for"])
-                    } else {
-                        true
-                    }
-                };
+                let owner = self.owns_the_noun(mention, have, names);
                 let owner_imports = matches!(primary.cue, Cue::NounOut(_));
                 if owner == owner_imports { Role::From } else { Role::To }
             }
-            Cue::Path => {
-                // "Trace how B gets pulled in when A is loaded": without "from" or "to", the import
-                // words say which way the chain runs, not the order of the names.
-                let marked = names.iter().any(|m| {
-                    m.index > 0 && matches!(self.lower(m.index - 1), "to" | "reaches" | "reach" | "from" | "between")
-                });
-                if !marked && let Some(edge) = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))) {
-                    return self.role(mention, edge, names);
-                }
-                let had = self
-                    .find(|c| c == Cue::Have)
-                    .is_some_and(|h| h.start != self.first_word() && h.start < mention.index);
-                if preceded_by(&["to", "reaches", "reach"]) || (names.len() == 1 && had) {
-                    Role::To
-                } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| std::ptr::eq(*m, mention))
-                {
-                    Role::From
-                } else {
-                    Role::To
-                }
-            }
+            Cue::Path => self.path_role(mention, names),
             Cue::Upstream => Role::From,
             _ => {
                 // Impact: the module that changes is imported by the ones affected.
@@ -267,6 +209,72 @@ impl Clause<'_> {
                 }) || preceded_by(&["of", "to"]);
                 if changed || names.len() == 1 { Role::To } else { Role::From }
             }
+        }
+    }
+
+    /// One of `words` right before `mention`, or before "the", "a", "file" or "module" before it.
+    fn preceded_by(&self, mention: &Mention, words: &[&str]) -> bool {
+        mention.index > 0 && words.contains(&self.lower(mention.index - 1))
+            || mention.index > 1
+                && words.contains(&self.lower(mention.index - 2))
+                && matches!(self.lower(mention.index - 1), "the" | "a" | "file" | "module")
+    }
+
+    /// Whether `mention` owns the relation noun: "X's importers", "imports of X", "importers for X";
+    /// when no name is marked as one, every name is ("importers for both A and B").
+    fn owns_the_noun(&self, mention: &Mention, have: Option<Hit>, names: &[&Mention]) -> bool {
+        if let Some(h) = have
+            && mention.index > h.start
+        {
+            // "modules that have X as a dependency": X is what they import.
+            false
+        } else {
+            let marked = |m: &Mention, words: &[&str]| {
+                let before = |k: usize| m.index >= k && words.contains(&self.lower(m.index - k));
+                before(1) || (before(2) && matches!(self.lower(m.index - 1), "the" | "a" | "file" | "module" | "both"))
+            };
+            // "for both A and B": B shares A's mark.
+            let coordinated = |m: &Mention| {
+                matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
+                    && names.iter().any(|other| other.index < m.index)
+            };
+            let mention = names
+                .iter()
+                .rfind(|other| other.index < mention.index)
+                .filter(|_| coordinated(mention))
+                .copied()
+                .unwrap_or(mention);
+            let strongly = |m: &Mention| m.possessive || marked(m, &["of", "in"]);
+            if names.iter().any(|m| strongly(m)) {
+                strongly(mention)
+            } else if names.iter().any(|m| marked(m, &["for"])) {
+                marked(mention, &["for"])
+            } else {
+                true
+            }
+        }
+    }
+
+    /// The role a path question gives `mention`: "from", "to" and "between" mark the ends; without
+    /// them the import words say which way the chain runs.
+    fn path_role(&self, mention: &Mention, names: &[&Mention]) -> Role {
+        let preceded_by = |words: &[&str]| self.preceded_by(mention, words);
+        // "Trace how B gets pulled in when A is loaded": without "from" or "to", the import
+        // words say which way the chain runs, not the order of the names.
+        let marked = names
+            .iter()
+            .any(|m| m.index > 0 && matches!(self.lower(m.index - 1), "to" | "reaches" | "reach" | "from" | "between"));
+        if !marked && let Some(edge) = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))) {
+            return self.role(mention, edge, names);
+        }
+        let had =
+            self.find(|c| c == Cue::Have).is_some_and(|h| h.start != self.first_word() && h.start < mention.index);
+        if preceded_by(&["to", "reaches", "reach"]) || (names.len() == 1 && had) {
+            Role::To
+        } else if preceded_by(&["from", "between"]) || names.first().is_some_and(|m| std::ptr::eq(*m, mention)) {
+            Role::From
+        } else {
+            Role::To
         }
     }
 }

@@ -1,0 +1,327 @@
+//! The constructions the reader knows, declared in one place. A construction is a way of saying
+//! something that the cue words alone do not settle: a tag that makes a statement a question, a
+//! package named as where to look, two names joined by "and", a pull request pointed at. Each one is
+//! recognised by one check of the reader (`clause.rs`, `mod.rs`, `change.rs`), which notes it when it
+//! sees it, and each is declared here with what it means and at least two examples. The examples are
+//! the unit tests: each must be noted as that construction and read as written (`tests` below). A
+//! construction without examples does not build.
+
+/// A construction the reader recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Construction {
+    /// An auxiliary first ("does…", "is…"), "whether", or "…if" after a verb of finding out.
+    YesNo,
+    /// A statement with a question mark and "any"/"at all" but no question word: a yes or no.
+    EllipticalYesNo,
+    /// A statement turned into a question by a tag after a comma ("…, right?").
+    TagQuestion,
+    /// "in a lazy way": how code behaves, not which module imports which.
+    InAManner,
+    /// "which database", "what arguments": the head noun after which/what is not something the graph holds.
+    AsksForSomethingElse,
+    /// "What does X do?", "What does X use Y for?": behaviour or purpose.
+    WhatCodeDoes,
+    /// A package right after "in"/"within"/"across", or after "the rest of": where to look.
+    PackageScope,
+    /// The project's own top-level package named bare as where to look: the whole repository.
+    WholeProject,
+    /// "in a cycle together", "with each other": two modules in one cycle.
+    CycleTogether,
+    /// "modules that only import the standard library": modules with no import of the repository.
+    OnlyOutside,
+    /// "importers of X, not counting Y": a module to leave out, which no answer does.
+    ExcludesAModule,
+    /// A negation left over ("which modules import nothing?"): modules without imports, or declined.
+    Negated,
+    /// "Does X import itself?": the reflexive object of a relation, a cycle question.
+    Reflexive,
+    /// "What can I import from X?": a person importing asks for names, not modules.
+    PersonImports,
+    /// Names joined by "and", "or", commas or "for each": the same role each.
+    Coordinated,
+    /// The same module in two opposite relations at once: declined.
+    BothDirections,
+    /// A passive without "by" after a name a preposition governs: declined.
+    PassiveWithoutAgent,
+    /// "importers of X": a noun whose "of" names the module says the relation.
+    NounOf,
+    /// "…, and if so, which ones?": the previous question again, as a list.
+    FollowUp,
+    /// "And B?": the previous relation about other modules.
+    SameForOthers,
+    /// "it", "that module", "them" for a module named earlier in the question.
+    Pronoun,
+    /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
+    Scene,
+    /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
+    PointsAtChange,
+}
+
+/// A construction with what it means and the examples that test it.
+pub struct Declared {
+    pub construction: Construction,
+    /// Each example and how it reads over the test bundle of `tests` (see `reading` there).
+    pub examples: &'static [(&'static str, &'static str)],
+}
+
+/// Every construction, in the order of [`Construction`], each with its examples.
+pub const DECLARED: &[Declared] = &[
+    Declared {
+        construction: Construction::YesNo,
+        examples: &[
+            ("does shop.cart import shop.pricing?", "reach shop/cart.py shop/pricing.py yes-no"),
+            ("Can you check whether shop.api imports shop.models?", "reach shop/api.py shop/models.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::EllipticalYesNo,
+        examples: &[
+            ("anything importing shop.pricing?", "importers shop/pricing.py yes-no"),
+            ("shop.models imported at all?", "importers shop/models.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::TagQuestion,
+        examples: &[
+            ("shop.cart imports shop.pricing, right?", "reach shop/cart.py shop/pricing.py yes-no"),
+            ("shop.api doesn't import shop.cart, correct?", "reach shop/api.py shop/cart.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::InAManner,
+        examples: &[
+            ("does shop.cart load shop.pricing in a lazy way?", "unsure"),
+            ("Is shop.models imported in a thread-safe manner?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::AsksForSomethingElse,
+        examples: &[
+            ("which database does shop.models import?", "unsure"),
+            ("what arguments does shop.api take from shop.cart?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::WhatCodeDoes,
+        examples: &[
+            ("What does shop.cart do with shop.pricing?", "unsure"),
+            ("What does shop.api use shop.models for?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::PackageScope,
+        examples: &[
+            ("which modules in shop.payments import shop.models?", "importers shop/models.py within shop/payments/"),
+            (
+                "what does shop/payments/card.py need from the rest of shop.payments?",
+                "imports shop/payments/card.py within shop/payments/",
+            ),
+        ],
+    },
+    Declared {
+        construction: Construction::WholeProject,
+        examples: &[
+            ("Are there import cycles in shop?", "cycles yes-no"),
+            ("what is the most imported module in shop?", "most-imported top 1"),
+        ],
+    },
+    Declared {
+        construction: Construction::CycleTogether,
+        examples: &[
+            ("Are shop.cart and shop.pricing in a cycle together?", "same-cycle shop/cart.py shop/pricing.py yes-no"),
+            ("is there a cycle between shop.api and shop.models", "same-cycle shop/api.py shop/models.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::OnlyOutside,
+        examples: &[
+            ("which modules only import the standard library?", "leaves"),
+            ("list the modules that only import third-party packages", "leaves"),
+        ],
+    },
+    Declared {
+        construction: Construction::ExcludesAModule,
+        examples: &[
+            ("Leaving out tests and shop.api, what imports shop.models?", "unsure"),
+            ("Ignoring tests or shop.cart, which modules depend on shop.pricing?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Negated,
+        examples: &[
+            ("which modules don't import anything?", "leaves"),
+            ("which modules are not imported by any module?", "roots"),
+            ("which modules does no module import?", "roots"),
+        ],
+    },
+    Declared {
+        construction: Construction::Reflexive,
+        examples: &[
+            ("does shop.cart import itself?", "cycle-of shop/cart.py yes-no"),
+            ("Does shop.api depend on itself?", "cycle-of shop/api.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::PersonImports,
+        examples: &[
+            ("what can I import from shop.cart?", "unsure"),
+            ("which things should we import from shop.models?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Coordinated,
+        examples: &[
+            ("what imports shop.cart and shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
+            ("what depends on shop.api or shop.models?", "dependents shop/api.py | dependents shop/models.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::BothDirections,
+        examples: &[
+            ("which modules import and are imported by shop.cart?", "unsure"),
+            ("modules that both import shop.cart and are imported by it", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::PassiveWithoutAgent,
+        examples: &[
+            ("which modules must come with shop.cart (directly or indirectly imported)?", "unsure"),
+            ("what goes into shop.models (imported indirectly)?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::NounOf,
+        examples: &[
+            ("users of shop.pricing via import", "importers shop/pricing.py"),
+            ("the importers of shop.models via imports", "importers shop/models.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::FollowUp,
+        examples: &[
+            ("does anything import shop.pricing, and if so, which modules?", "importers shop/pricing.py yes-no"),
+            ("Is shop.models imported? If yes, by which ones?", "importers shop/models.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::SameForOthers,
+        examples: &[
+            ("What imports shop.cart? And shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
+            ("what does shop.api import; what about shop.models?", "imports shop/api.py | imports shop/models.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::Pronoun,
+        examples: &[
+            ("shop.pricing looks unused. What imports it?", "importers shop/pricing.py"),
+            ("I'm moving shop.models. Is it in a cycle?", "cycle-of shop/models.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::Scene,
+        examples: &[
+            ("We are splitting shop.cart into two files. Which modules import it?", "importers shop/cart.py"),
+            ("I'm reviewing shop.api. What does it import?", "imports shop/api.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::PointsAtChange,
+        examples: &[
+            ("which tests should I re-run for my changes?", "change tests"),
+            ("does this pull request add an import cycle?", "change cycles yes-no"),
+        ],
+    },
+];
+
+/// Every construction is declared once, in order, with at least two examples: checked as the crate
+/// builds, so a construction added without examples is a build error.
+const _: () = {
+    assert!(DECLARED.len() == Construction::PointsAtChange as usize + 1, "declare every construction");
+    let mut i = 0;
+    while i < DECLARED.len() {
+        assert!(DECLARED[i].construction as usize == i, "declare the constructions in the enum's order");
+        assert!(DECLARED[i].examples.len() >= 2, "a construction needs at least two examples");
+        i += 1;
+    }
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entities::EntityLinker;
+    use crate::understand::{Part, Relation, Understanding, understand};
+
+    /// The modules the examples name: `shop` with its `payments` package, and a test.
+    fn bundle() -> strata_core::bundle::Bundle {
+        crate::understand::tests::bundle_of(&[
+            ("shop/__init__.py", &[]),
+            ("shop/cart.py", &["Cart"]),
+            ("shop/pricing.py", &["PriceRule"]),
+            ("shop/models.py", &["Product"]),
+            ("shop/api.py", &["create_app"]),
+            ("shop/payments/__init__.py", &[]),
+            ("shop/payments/card.py", &["charge"]),
+            ("tests/test_cart.py", &["test_total"]),
+        ])
+    }
+
+    /// A reading in a few words: each part's relation, modules and modifiers, `|` between parts;
+    /// `unsure` when not understood; `change TOPIC` for a question about a pull request.
+    fn reading(understood: &Understanding) -> String {
+        if let Some(change) = understood.change {
+            let topic = serde_json::to_value(change.topic).ok().and_then(|v| v.as_str().map(str::to_string));
+            let yes_no = if change.yes_no { " yes-no" } else { "" };
+            return format!("change {}{yes_no}", topic.unwrap_or_default());
+        }
+        if !understood.complete() {
+            return "unsure".into();
+        }
+        understood.parts.iter().map(part).collect::<Vec<_>>().join(" | ")
+    }
+
+    fn part(part: &Part) -> String {
+        let relation = serde_json::to_value(part.relation).ok().and_then(|v| v.as_str().map(|s| s.replace('_', "-")));
+        let mut words = vec![relation.unwrap_or_default()];
+        words.extend(part.modules.iter().map(|m| m.id.clone()));
+        let flags = [
+            (part.relation == Relation::Reach && part.transitive, "transitive"),
+            (part.runtime, "runtime"),
+            (part.count, "count"),
+            (part.without_tests, "without-tests"),
+            (part.only_tests, "only-tests"),
+        ];
+        words.extend(flags.iter().filter(|(on, _)| *on).map(|(_, word)| word.to_string()));
+        if let Some(within) = &part.within {
+            words.push(format!("within {within}"));
+        }
+        if let Some(top) = part.top {
+            words.push(format!("top {top}"));
+        }
+        if part.yes_no {
+            words.push("yes-no".into());
+        }
+        words.join(" ")
+    }
+
+    #[test]
+    fn every_example_is_noted_as_its_construction_and_read_as_declared() {
+        let bundle = bundle();
+        let linker = EntityLinker::new(&bundle);
+        let mut failures = Vec::new();
+        for declared in DECLARED {
+            for (question, expected) in declared.examples {
+                let understood = understand(question, &linker);
+                let got = reading(&understood);
+                let noted = understood.constructions.contains(&declared.construction);
+                if got != *expected || !noted {
+                    failures.push(format!(
+                        "{:?}: {question:?}\n  expected {expected:?}, read {got:?}{}",
+                        declared.construction,
+                        if noted { "" } else { " (construction not noted)" }
+                    ));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}

@@ -143,7 +143,8 @@ const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "bot
 /// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
 /// "also" or "then" when a new question follows ("what imports a and what imports b").
 pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
-    let cuts = cuts(words, hits);
+    let named: Vec<usize> = mentions.iter().map(|m| m.index).collect();
+    let cuts = cuts(words, hits, &named);
     let clause = |start: usize, end: usize| Clause {
         words,
         start,
@@ -177,6 +178,27 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
             clauses.remove(from);
             i = 0;
             continue;
+        }
+        i += 1;
+    }
+    // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
+    // a clause that asks about modules it refers to without naming one, before a statement of names
+    // alone, is about those names.
+    let mut i = 0;
+    while i + 1 < clauses.len() {
+        let (asking, named) = (&clauses[i], &clauses[i + 1]);
+        let announces = asking.mentions.is_empty()
+            && asking.asks()
+            && asking.end > asking.start
+            && !words[asking.end - 1].question_after
+            && (asking.has_pronoun() || asking.has_word(&["these", "those", "following"]))
+            && !named.mentions.is_empty()
+            && !named.asks();
+        if announces {
+            let merged = clause(asking.start, named.end);
+            merged.saw(Construction::NamesAfter, true);
+            clauses[i] = merged;
+            clauses.remove(i + 1);
         }
         i += 1;
     }
@@ -216,8 +238,9 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
 }
 
 /// Where clauses start, and the end: after a sentence boundary, at a comma before a word that starts
-/// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate).
-fn cuts(words: &[Word], hits: &[Hit]) -> Vec<usize> {
+/// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate). A
+/// comma before "and" or "or" and a name goes on with a list ("A, B, and C"), not a new clause.
+fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
     let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
     let mut cuts = vec![0];
     for i in 0..words.len() {
@@ -228,7 +251,8 @@ fn cuts(words: &[Word], hits: &[Hit]) -> Vec<usize> {
         let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
             && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
             && !coordinated_predicate(words, hits, next + 1);
-        let comma = words[i].comma_after && starts_clause(next);
+        let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));
+        let comma = words[i].comma_after && starts_clause(next) && !list_goes_on;
         if words[i].boundary_after || comma || conjunction {
             cuts.push(next);
         }

@@ -49,6 +49,9 @@ pub enum Construction {
     FollowUp,
     /// "And B?": the previous relation about other modules.
     SameForOthers,
+    /// "the importers of each one: A, B": a clause that refers to modules it does not name, then the
+    /// names alone.
+    NamesAfter,
     /// "it", "that module", "them" for a module named earlier in the question.
     Pronoun,
     /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
@@ -173,6 +176,10 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("what imports shop.cart and shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
             ("what depends on shop.api or shop.models?", "dependents shop/api.py | dependents shop/models.py"),
+            (
+                "which modules import shop.api, shop.cart, and shop.models?",
+                "importers shop/api.py | importers shop/cart.py | importers shop/models.py",
+            ),
         ],
     },
     Declared {
@@ -208,6 +215,19 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("What imports shop.cart? And shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
             ("what does shop.api import; what about shop.models?", "imports shop/api.py | imports shop/models.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::NamesAfter,
+        examples: &[
+            (
+                "What are the direct importers of each one: shop.cart, shop.pricing?",
+                "importers shop/cart.py | importers shop/pricing.py",
+            ),
+            (
+                "List the importers of the following modules: shop.api and shop.models.",
+                "importers shop/api.py | importers shop/models.py",
+            ),
         ],
     },
     Declared {

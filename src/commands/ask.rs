@@ -125,12 +125,51 @@ struct StorageReport {
     stats: IoStats,
 }
 
-/// The non-empty lines of a questions file (`-`: standard input).
+/// The non-empty lines of a questions file (`-`: standard input). A line that is not valid UTF-8 is
+/// still asked, its bad bytes replaced, with a warning naming it: one bad line loses no other answer.
 fn read_questions(path: &std::path::Path) -> Result<Vec<String>> {
-    let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())?
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+        bytes
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read the questions file {}", path.display()))?
+        std::fs::read(path).with_context(|| format!("cannot read the questions file {}", path.display()))?
     };
-    Ok(text.lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_string).collect())
+    let (questions, bad_lines) = question_lines(&bytes);
+    for line in bad_lines {
+        eprintln!(
+            "strata ask: line {line} of {} is not valid UTF-8; asked with its bad bytes replaced",
+            path.display()
+        );
+    }
+    Ok(questions)
+}
+
+/// The trimmed non-empty lines of `bytes`, and the numbers (from 1) of lines that were not UTF-8.
+fn question_lines(bytes: &[u8]) -> (Vec<String>, Vec<usize>) {
+    let mut questions = Vec::new();
+    let mut bad_lines = Vec::new();
+    for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let text = String::from_utf8_lossy(line);
+        if matches!(text, std::borrow::Cow::Owned(_)) {
+            bad_lines.push(number + 1);
+        }
+        let text = text.trim();
+        if !text.is_empty() {
+            questions.push(text.to_string());
+        }
+    }
+    (questions, bad_lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::question_lines;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_kept_and_named() {
+        let (questions, bad) = question_lines(b"what imports a?\r\n\xff\xfe odd\n\n  where is B defined?  \n");
+        assert_eq!(questions, ["what imports a?", "\u{fffd}\u{fffd} odd", "where is B defined?"]);
+        assert_eq!(bad, [2]);
+    }
 }

@@ -15,6 +15,7 @@ use crate::entities::Linked;
 
 mod context;
 mod leftover;
+mod limits;
 mod names;
 
 use self::names::Role;
@@ -564,6 +565,17 @@ impl Clause<'_> {
             .and_then(|m| m.module_id())
             .map(|id| id.trim_end_matches("__init__.py").to_string());
         let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
+        // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
+        // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
+        let negated = self.saw(Construction::Negated, self.negation_left() && !self.tag_question());
+        // "Is there a cycle that does not include X?", "which cycles don't contain X?": a negation after the
+        // cycle word is about which cycles, not X's ("X isn't in a cycle?" asks the positive question).
+        let cycle_at = self.find(|c| c == Cue::Cycle).map(|h| h.start);
+        let negation_after_cycle =
+            cycle_at.is_some_and(|at| self.hits.iter().any(|h| h.cue == Cue::Negation && h.start > at));
+        if self.saw(Construction::NegatedCycle, negated && negation_after_cycle && !names.is_empty()) {
+            return Err("asks about a cycle with a negation, which I do not answer exactly".into());
+        }
         if self.has(Cue::Cycle) || itself {
             return self.cycle_part(names, within).map(Some);
         }
@@ -571,10 +583,10 @@ impl Clause<'_> {
         if self.has(Cue::Most) || self.has(Cue::Top) {
             return self.ranking_part(&names, within, edge).map(Some);
         }
-        // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
-        // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
-        let negated = self.saw(Construction::Negated, self.negation_left() && !self.tag_question());
         if !strong_names && (self.has(Cue::Leaves) || negated || self.imports_only_outside()) {
+            if self.neither_way() {
+                return Err("asks for modules with neither imports nor importers, which I do not list".into());
+            }
             let backward = matches!(edge.map(|h| h.cue), Some(Cue::Passive(_) | Cue::NounIn(_)))
                 || (negated && self.negative_subject(edge));
             return Ok(Some(Part::new(if backward && !self.has(Cue::Leaves) {
@@ -605,6 +617,9 @@ impl Clause<'_> {
     /// "Where is X defined?", "find X": the module defining the class or function named; `None` when the
     /// question is not about a definition.
     fn definition_part(&self, edge: Option<Hit>) -> Option<Result<Option<Part>, String>> {
+        if self.defines_in_a_relative(edge) {
+            return None;
+        }
         let exports_of_module =
             self.has(Cue::Export) && !self.mentions.iter().any(|m| m.symbol.is_some() && m.module.is_none());
         let names_symbol = self.mentions.iter().any(|m| m.symbol.is_some());
@@ -814,6 +829,9 @@ impl Clause<'_> {
             _ => Family::Depend,
         };
         self.refuse_unclear_relation(primary, names)?;
+        if let Some(reason) = self.limit_of_relation(names) {
+            return Err(reason);
+        }
         let roles = self.roles(primary, names);
         let from: Vec<&Mention> =
             names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();

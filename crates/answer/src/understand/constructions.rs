@@ -52,6 +52,21 @@ pub enum Construction {
     /// "the importers of each one: A, B": a clause that refers to modules it does not name, then the
     /// names alone.
     NamesAfter,
+    /// "Is X imported by more than two modules?": a number compared, declined.
+    ComparesANumber,
+    /// "Is X only imported by Y?", "which modules only import X?": who imports, exclusively; declined.
+    OnlyWho,
+    /// "What does X import from Y?": the names, as in `from Y import …`; declined.
+    NamesFromAModule,
+    /// "What does the module that X imports import?": a relative clause describing a module; declined.
+    NestedRelative,
+    /// "modules that import nothing and are imported by nothing": neither leaves nor roots; declined.
+    NeitherWay,
+    /// "what imports the module that defines Cart?": "defines" in a relative clause describes the
+    /// module the relation is about; not a definition question.
+    DefinesInARelative,
+    /// "Is there a cycle that does not include X?": a cycle said with a negation; declined.
+    NegatedCycle,
     /// "it", "that module", "them" for a module named earlier in the question.
     Pronoun,
     /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
@@ -228,6 +243,55 @@ pub const DECLARED: &[Declared] = &[
                 "List the importers of the following modules: shop.api and shop.models.",
                 "importers shop/api.py | importers shop/models.py",
             ),
+        ],
+    },
+    Declared {
+        construction: Construction::ComparesANumber,
+        examples: &[
+            ("Is shop.models imported by more than two modules?", "unsure"),
+            ("does shop.api import fewer than 3 modules", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::OnlyWho,
+        examples: &[
+            ("Is shop.cart only imported by shop.api?", "unsure"),
+            ("which modules only import shop.pricing?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::NamesFromAModule,
+        examples: &[
+            ("What does shop.cart import from shop.pricing?", "unsure"),
+            ("which classes does shop.api import from shop.models", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::NestedRelative,
+        examples: &[
+            ("What does the module that shop.api imports import?", "unsure"),
+            ("list the importers of the modules which shop.api imports", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::NeitherWay,
+        examples: &[
+            ("How many modules import nothing and are imported by nothing?", "unsure"),
+            ("modules that are not imported by any module and import nothing", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::DefinesInARelative,
+        examples: &[
+            ("What imports the module that defines Cart?", "importers shop/cart.py"),
+            ("which modules depend on the file which defines PriceRule?", "dependents shop/pricing.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::NegatedCycle,
+        examples: &[
+            ("Is there a cycle that does not include shop.cart?", "unsure"),
+            ("which cycles don't contain shop.models?", "unsure"),
         ],
     },
     Declared {

@@ -571,3 +571,13 @@ fn past_one_import_without_saying_how_far_is_not_one_hop() {
         );
     }
 }
+
+#[test]
+fn declined_constructions_leave_their_near_misses_answered() {
+    // "only" saying how, a relative clause that is what is asked for, a negation before the cycle word.
+    assert_eq!(part("List the modules that shop.cart imports. Only the direct ones.").relation, Relation::Imports);
+    assert_eq!(part("which modules import shop.models only at runtime?").relation, Relation::Importers);
+    assert_eq!(part("the list of all modules that shop.api depends on").relation, Relation::Dependencies);
+    assert_eq!(part("check that shop.cart isn't in an import cycle").relation, Relation::CycleOf);
+    assert_eq!(part("Is shop.pricing imported by at least one module?").relation, Relation::Importers);
+}

@@ -439,6 +439,9 @@ impl Clause<'_> {
                 self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]) || bare_question;
             return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
         }
+        if let Some(reason) = self.limit_of_question() {
+            return Outcome::Unsure(reason);
+        }
         if self.has(Cue::Behaviour) || self.in_a_manner() {
             return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
         }

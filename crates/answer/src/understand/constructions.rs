@@ -67,6 +67,16 @@ pub enum Construction {
     DefinesInARelative,
     /// "Is there a cycle that does not include X?": a cycle said with a negation; declined.
     NegatedCycle,
+    /// "Which modules import both X and Y?": the modules the two share; declined.
+    Common,
+    /// "Does X reach Y in two hops?": a number of hops; declined.
+    Hops,
+    /// "Where was X defined before?", "when was X first imported?": another time; declined.
+    AnotherTime,
+    /// "Should X import Y?": what should be; declined.
+    Advice,
+    /// "If X imported Y, would there be a cycle?": a supposed import; declined.
+    Supposed,
     /// "it", "that module", "them" for a module named earlier in the question.
     Pronoun,
     /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
@@ -250,6 +260,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("Is shop.models imported by more than two modules?", "unsure"),
             ("does shop.api import fewer than 3 modules", "unsure"),
+            ("Is shop.cart more imported than shop.pricing?", "unsure"),
         ],
     },
     Declared {
@@ -292,6 +303,42 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("Is there a cycle that does not include shop.cart?", "unsure"),
             ("which cycles don't contain shop.models?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Common,
+        examples: &[
+            ("Which modules import both shop.cart and shop.pricing?", "unsure"),
+            ("what do shop.api and shop.cart both import", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Hops,
+        examples: &[
+            ("Does shop.api reach shop.models in two hops?", "unsure"),
+            ("which modules depend on shop.cart within 3 steps?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::AnotherTime,
+        examples: &[
+            ("Where was Cart defined before?", "unsure"),
+            ("When was shop.cart first imported by shop.api?", "unsure"),
+            ("which modules used to import shop.pricing?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Advice,
+        examples: &[
+            ("Should shop.api import shop.cart?", "unsure"),
+            ("must shop.models depend on shop.pricing", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::Supposed,
+        examples: &[
+            ("If shop.models imported shop.api, would there be a cycle?", "unsure"),
+            ("if shop.pricing started importing shop.api, what would break?", "unsure"),
         ],
     },
     Declared {

@@ -206,6 +206,12 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     // ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
     for mut clause in clauses {
         // Statements before the question set the scene; after it ("Same question for B.") they ask.
+        // "If X imported Y, would there be a cycle?": about an import that may not be there.
+        if clause.supposes_an_import() {
+            reading.constructions.extend(clause.constructions());
+            reading.unsure = reading.unsure.or(Some("supposes an import, and asks what it would do".to_string()));
+            continue;
+        }
         if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
             if !clause.mentions.is_empty() {
                 reading.previous_mentions = clause.mentions.clone();

@@ -2,11 +2,15 @@
 //! compared ("imported by more than two modules?"), "only" about who imports ("is X only imported by
 //! Y?"), the names one module imports from another, a relative clause inside the question ("what does
 //! the module that X imports import?"), modules with neither imports nor importers, and a cycle said
-//! with a negation ("a cycle that does not include X"). Each is noticed and declined with its reason,
-//! never answered as the simpler question, whose answer would read as this one's.
+//! with a negation ("a cycle that does not include X"), a comparison ("is X more imported than Y?"), the
+//! modules common to two ("which modules import both X and Y?"), a number of hops, and questions about
+//! another time or about what should be ("where was X defined before?", "should X import Y?"). Each is
+//! noticed and declined with its reason, never answered as the simpler question, whose answer would
+//! read as this one's.
 
 use super::{Clause, Cue, Hit, Mention, is_edge};
 use crate::understand::constructions::Construction;
+use crate::understand::words::number;
 
 /// Words that say "only" about who imports.
 const ONLY: &[&str] = &["only", "solely", "exclusively"];
@@ -15,7 +19,13 @@ impl Clause<'_> {
     /// Why a relation between named modules cannot be answered as read, if it cannot.
     pub(super) fn limit_of_relation(&self, names: &[&Mention]) -> Option<String> {
         if self.saw(Construction::ComparesANumber, self.compares_a_number()) {
-            return Some("compares a number of modules, which a yes or no about one import does not answer".into());
+            return Some("compares numbers of modules, which a yes or no about one import does not answer".into());
+        }
+        if self.saw(Construction::Common, self.common_to_both(names)) {
+            return Some("asks for the modules common to several, which I do not compute".into());
+        }
+        if self.saw(Construction::Hops, self.counts_hops()) {
+            return Some("asks about a number of hops, which I do not count".into());
         }
         if self.saw(Construction::OnlyWho, self.only_who()) {
             return Some("asks whether only certain modules import another, which I do not answer exactly".into());
@@ -29,9 +39,76 @@ impl Clause<'_> {
         None
     }
 
-    /// "more than two", "fewer than 3": a number compared.
+    /// "more than two", "fewer than 3", "more imported than Y", "more imports than": numbers compared.
+    /// "more than one hop" is a cue of its own (transitive).
     fn compares_a_number(&self) -> bool {
-        self.range().any(|i| matches!(self.lower(i), "more" | "less" | "fewer") && self.lower(i + 1) == "than")
+        self.range().any(|i| {
+            matches!(self.lower(i), "more" | "less" | "fewer")
+                && !self.covered(i)
+                && (i + 1..(i + 4).min(self.end)).any(|j| self.lower(j) == "than" && !self.covered(j))
+        })
+    }
+
+    /// "which modules import both X and Y?", "what do X and Y both import?": "both" next to the verb
+    /// asks for what the two share. "the importers for both X and Y" asks about each, and "modules that
+    /// both depend on X and are depended on by X" names one module twice (its cycle).
+    fn common_to_both(&self, names: &[&Mention]) -> bool {
+        let mut modules: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
+        modules.sort();
+        modules.dedup();
+        modules.len() >= 2
+            && self.range().any(|i| {
+                matches!(self.lower(i), "both" | "all")
+                    && self
+                        .hits
+                        .iter()
+                        .any(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (h.end == i || h.start == i + 1))
+            })
+    }
+
+    /// "in two hops", "3 steps away": a number of hops other than one (one hop is a cue: direct).
+    fn counts_hops(&self) -> bool {
+        self.range().any(|i| {
+            !self.covered(i)
+                && number(self.lower(i)).is_some_and(|n| n > 1)
+                && matches!(self.lower(i + 1), "hops" | "hop" | "steps" | "step" | "levels" | "level")
+        })
+    }
+
+    /// Why a question cannot be answered from a snapshot of the graph, if it cannot: it asks about
+    /// another time ("where was X defined before?", "when was X first imported?") or what should be
+    /// ("should X import Y?").
+    pub(super) fn limit_of_question(&self) -> Option<String> {
+        // Not "originally": "where is X originally defined?" asks where it is defined, not re-exported.
+        const THEN: &[&str] = &["previously", "formerly", "ago", "yesterday", "historically"];
+        let last = self.end.checked_sub(1).filter(|&i| i >= self.start);
+        let at_another_time = self.range().any(|i| THEN.contains(&self.lower(i)) && !self.covered(i))
+            || self.range().any(|i| self.lower(i) == "used" && self.lower(i + 1) == "to")
+            || self.range().any(|i| {
+                self.lower(i) == "last"
+                    && matches!(self.lower(i + 1), "week" | "month" | "year" | "release" | "version")
+            })
+            || last.is_some_and(|i| self.lower(i) == "before")
+            || self.lower(self.first_word()) == "when";
+        if self.saw(Construction::AnotherTime, at_another_time) {
+            return Some("asks about another time than the commit indexed".into());
+        }
+        let first = self.first_word();
+        let advice = matches!(self.lower(first), "should" | "shall" | "must" | "ought")
+            && self.mentions.iter().any(|m| m.index == first + 1);
+        if self.saw(Construction::Advice, advice) {
+            return Some("asks what should be, which the graph does not say".into());
+        }
+        None
+    }
+
+    /// "If X imported Y, …": a condition that states an import between two named modules, which the
+    /// question then asks about as if it were there.
+    pub fn supposes_an_import(&self) -> bool {
+        let supposes = self.is_condition()
+            && self.mentions.len() >= 2
+            && self.hits.iter().any(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)));
+        self.saw(Construction::Supposed, supposes)
     }
 
     /// "only" next to the relation word ("is X only imported by Y?", "which modules only import X?",

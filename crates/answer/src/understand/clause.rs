@@ -906,12 +906,17 @@ impl Clause<'_> {
             return Err("asks what a person can import, which is about names, not modules".into());
         }
         // "modules that depend on X and are depended on by X": both directions at once is a cycle
-        // question in other words, not one relation.
+        // question in other words, not one relation. The two relation words are coordinated ("and",
+        // "or"); one that only says how ("through its imports", "with an import that is not guarded")
+        // is not a second relation.
         if let [only] = names {
             let edges: Vec<Hit> =
                 self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
             let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
-            if self.saw(Construction::BothDirections, roles.len() > 1) {
+            let coordinated = edges
+                .windows(2)
+                .any(|pair| (pair[0].end..pair[1].start).any(|i| matches!(self.lower(i), "and" | "or" | "nor")));
+            if self.saw(Construction::BothDirections, roles.len() > 1 && coordinated) {
                 return Err("asks about imports in both directions at once".into());
             }
             // "modules that both import X and are imported by it": the pronoun is X again, in the other

@@ -581,3 +581,12 @@ fn declined_constructions_leave_their_near_misses_answered() {
     assert_eq!(part("check that shop.cart isn't in an import cycle").relation, Relation::CycleOf);
     assert_eq!(part("Is shop.pricing imported by at least one module?").relation, Relation::Importers);
 }
+
+#[test]
+fn a_relation_word_that_only_says_how_is_not_a_second_relation() {
+    // Both directions are declined only when the two relation words are coordinated.
+    let runtime =
+        part("Which modules import shop/models.py directly, with an import that is not behind TYPE_CHECKING?");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Importers, true));
+    assert!(!parse("which modules import and are imported by shop.cart?").complete());
+}

@@ -982,7 +982,9 @@ impl Clause<'_> {
         to: Vec<&Mention>,
     ) -> Result<Part, String> {
         let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
-        let explicit_transitive = self.has(Cue::Transitive) || self.has(Cue::Upstream);
+        // "reachable from X": everything X reaches, however far.
+        let explicit_transitive =
+            self.has(Cue::Transitive) || self.has(Cue::Upstream) || self.lower(primary.start) == "reachable";
         let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
             (false, true) => {

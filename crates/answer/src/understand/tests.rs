@@ -590,3 +590,14 @@ fn a_relation_word_that_only_says_how_is_not_a_second_relation() {
     assert_eq!((runtime.relation, runtime.runtime), (Relation::Importers, true));
     assert!(!parse("which modules import and are imported by shop.cart?").complete());
 }
+
+#[test]
+fn reachable_exposing_loading_and_mypy_are_words_of_the_graph() {
+    assert_eq!(part("Which modules are reachable from shop.api?").relation, Relation::Dependencies);
+    assert_eq!(part("which modules is shop.models reachable from?").relation, Relation::Dependents);
+    assert_eq!(part("What is shop.pricing exposing publicly?").relation, Relation::Exports);
+    let runtime = part("Who imports shop.models at runtime, not for mypy?");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Importers, true));
+    let reach = part("Can shop.api end up loading shop.models transitively?");
+    assert_eq!((reach.relation, reach.transitive), (Relation::Reach, true));
+}

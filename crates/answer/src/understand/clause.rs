@@ -586,7 +586,10 @@ impl Clause<'_> {
         if self.has(Cue::Most) || self.has(Cue::Top) {
             return self.ranking_part(&names, within, edge).map(Some);
         }
-        if !strong_names && (self.has(Cue::Leaves) || negated || self.imports_only_outside()) {
+        // A negation needs a relation word to negate: "…, not the full tree" after a question only
+        // qualifies it.
+        let negated_relation = negated && edge.is_some();
+        if !strong_names && (self.has(Cue::Leaves) || negated_relation || self.imports_only_outside()) {
             if self.neither_way() {
                 return Err("asks for modules with neither imports nor importers, which I do not list".into());
             }
@@ -982,10 +985,14 @@ impl Clause<'_> {
         to: Vec<&Mention>,
     ) -> Result<Part, String> {
         let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
+        let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
+        // "…and what those import, and so on", "X's import tree", "which modules does X reach": past one
+        // import, but not said how far.
+        let extent =
+            self.has(Cue::Extent) || self.has(Cue::Path) || matches!(self.lower(primary.start), "reach" | "reaches");
         // "reachable from X": everything X reaches, however far.
         let explicit_transitive =
             self.has(Cue::Transitive) || self.has(Cue::Upstream) || self.lower(primary.start) == "reachable";
-        let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
             (false, true) => {
                 let transitive = !direct && (explicit_transitive || (family == Family::Depend && everything));
@@ -1000,10 +1007,6 @@ impl Clause<'_> {
             }
             _ => return Err("the roles of the modules named are unclear".into()),
         };
-        // "…and what those import, and so on", "X's import tree", "which modules does X reach": past one
-        // import, but not said how far.
-        let extent =
-            self.has(Cue::Extent) || self.has(Cue::Path) || matches!(self.lower(primary.start), "reach" | "reaches");
         if extent && matches!(relation, Relation::Imports | Relation::Importers) {
             return Err("reaches past one import in words that do not say how far".into());
         }
@@ -1046,8 +1049,10 @@ impl Clause<'_> {
                     && h.end <= b
                     && self.hits.iter().any(|g| g.end <= a && self.lower(g.start) == self.lower(h.start))
             });
+            // "importers of A and of B": "of" again after the conjunction.
             (a + 1..b).all(|i| {
                 joins(self.lower(i))
+                    || (self.lower(i) == "of" && i > a + 1 && joins(self.lower(i - 1)))
                     || (repeated
                         && (self.covered(i)
                             || matches!(

@@ -601,3 +601,16 @@ fn reachable_exposing_loading_and_mypy_are_words_of_the_graph() {
     let reach = part("Can shop.api end up loading shop.models transitively?");
     assert_eq!((reach.relation, reach.transitive), (Relation::Reach, true));
 }
+
+#[test]
+fn non_type_checking_nothing_in_between_and_of_again() {
+    let runtime = part("List the modules with a non-TYPE_CHECKING import of `shop/models.py`.");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Importers, true));
+    let direct = part("Does shop.api import shop.cart with nothing in between?");
+    assert_eq!((direct.relation, direct.transitive), (Relation::Reach, false));
+    let each = parse("importers of shop.cart and of shop.models, listed separately");
+    assert!(each.complete(), "{:?}", each.unsure);
+    assert_eq!(each.parts.len(), 2);
+    assert_eq!(part("reverse dep of shop/models.py?").relation, Relation::Importers);
+    assert_eq!(part("What's the current number of import cycles?").relation, Relation::Cycles);
+}

@@ -233,10 +233,12 @@ impl Clause<'_> {
                 let before = |k: usize| m.index >= k && words.contains(&self.lower(m.index - k));
                 before(1) || (before(2) && matches!(self.lower(m.index - 1), "the" | "a" | "file" | "module" | "both"))
             };
-            // "for both A and B": B shares A's mark.
+            // "for both A and B", "of A and for B": B shares A's mark.
             let coordinated = |m: &Mention| {
-                matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
-                    && names.iter().any(|other| other.index < m.index)
+                let joined = matches!(self.lower(m.index.wrapping_sub(1)), "and" | "or")
+                    || (matches!(self.lower(m.index.wrapping_sub(1)), "for" | "of")
+                        && matches!(self.lower(m.index.wrapping_sub(2)), "and" | "or"));
+                joined && names.iter().any(|other| other.index < m.index)
             };
             let mention = names
                 .iter()

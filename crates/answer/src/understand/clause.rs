@@ -500,7 +500,12 @@ impl Clause<'_> {
 
     /// A clause with names and no relation: "Locate Flask:", "where is Blueprint?", "For A and for B:".
     fn without_relation(&self) -> Outcome {
-        if self.has_word(&["where", "find", "locate"])
+        // "What module is PriceRule in?": which module a class or function is in.
+        let which_module_in = self.has_word(&["which", "what"])
+            && self.has_word(&["module", "file"])
+            && self.end > self.start
+            && self.lower(self.end - 1) == "in";
+        if (self.has_word(&["where", "find", "locate"]) || which_module_in)
             && let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
         {
             return Outcome::Part(self.defined_in(m));

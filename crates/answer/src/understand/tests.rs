@@ -614,3 +614,9 @@ fn non_type_checking_nothing_in_between_and_of_again() {
     assert_eq!(part("reverse dep of shop/models.py?").relation, Relation::Importers);
     assert_eq!(part("What's the current number of import cycles?").relation, Relation::Cycles);
 }
+
+#[test]
+fn which_module_a_class_is_in_is_where_it_is_defined() {
+    assert_eq!(part("what module is PriceRule in?").relation, Relation::DefinedIn);
+    assert!(!parse("which module are we in?").complete());
+}

@@ -17,8 +17,10 @@ mod context;
 mod leftover;
 mod limits;
 mod names;
+mod split;
 
 use self::names::Role;
+pub use self::split::split;
 
 /// A word that may name a module or a symbol.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,144 +142,6 @@ const STARTERS: &[&str] = &[
     "please", "answer", "so",
 ];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
-
-/// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
-/// "also" or "then" when a new question follows ("what imports a and what imports b").
-pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
-    let named: Vec<usize> = mentions.iter().map(|m| m.index).collect();
-    let cuts = cuts(words, hits, &named);
-    let clause = |start: usize, end: usize| Clause {
-        words,
-        start,
-        end,
-        hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
-        mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
-        lenient_until: start,
-        scene: false,
-        seen: RefCell::default(),
-    };
-    let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
-    // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
-    // exactly?") belongs to the clause before it, or to the next one when it comes first.
-    let mut i = 0;
-    while clauses.len() > 1 && i < clauses.len() {
-        if clauses[i].only_qualifies() {
-            // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
-            // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
-            let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
-            let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
-            let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
-            let mut merged = clause(start, end);
-            // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
-            let qualifier = &clauses[i];
-            for hit in &mut merged.hits {
-                if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
-                    hit.cue = Cue::Filler;
-                }
-            }
-            clauses[into] = merged;
-            clauses.remove(from);
-            i = 0;
-            continue;
-        }
-        i += 1;
-    }
-    // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
-    // a clause that asks about modules it refers to without naming one, before a statement of names
-    // alone, is about those names.
-    let mut i = 0;
-    while i + 1 < clauses.len() {
-        let (asking, named) = (&clauses[i], &clauses[i + 1]);
-        let announces = asking.mentions.is_empty()
-            && asking.asks()
-            && asking.end > asking.start
-            && !words[asking.end - 1].question_after
-            && (asking.has_pronoun() || asking.has_word(&["these", "those", "following"]))
-            && !named.mentions.is_empty()
-            && !named.asks();
-        if announces {
-            let merged = clause(asking.start, named.end);
-            merged.saw(Construction::NamesAfter, true);
-            clauses[i] = merged;
-            clauses.remove(i + 1);
-        }
-        i += 1;
-    }
-    // "Before merging, which …", "Inside the django package, not counting tests, which …": a leading
-    // statement that ends in a comma belongs to the question after it; its framing words are not
-    // held against the question.
-    // "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question
-    // mark, before a clause with one, tells why the question is asked.
-    let asked_later: Vec<bool> = (0..clauses.len())
-        .map(|i| clauses[i + 1..].iter().any(|c| c.end > c.start && words[c.end - 1].question_after))
-        .collect();
-    for (clause, asked_later) in clauses.iter_mut().zip(asked_later) {
-        let first = clause.first_word();
-        let first_person = matches!(clause.lower(first), "i" | "we" | "i'm" | "we're" | "i've" | "we've");
-        let question_mark = clause.end > clause.start && words[clause.end - 1].question_after;
-        clause.scene = first_person && !question_mark && asked_later;
-    }
-    let mut i = 0;
-    while i + 1 < clauses.len() {
-        // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
-        // are not the question's.
-        let leading = clauses[i].is_context()
-            && !clauses[i].is_condition()
-            && clauses[i].end > 0
-            && words[clauses[i].end - 1].comma_after;
-        if leading {
-            let lenient_until = clauses[i].end;
-            let mut merged = clause(clauses[i].start, clauses[i + 1].end);
-            merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
-            clauses[i] = merged;
-            clauses.remove(i + 1);
-            continue;
-        }
-        i += 1;
-    }
-    clauses
-}
-
-/// Where clauses start, and the end: after a sentence boundary, at a comma before a word that starts
-/// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate). A
-/// comma before "and" or "or" and a name goes on with a list ("A, B, and C"), not a new clause.
-fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
-    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
-    let mut cuts = vec![0];
-    for i in 0..words.len() {
-        let next = i + 1;
-        if next >= words.len() {
-            break;
-        }
-        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
-            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
-            && !coordinated_predicate(words, hits, next + 1);
-        let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));
-        let comma = words[i].comma_after && starts_clause(next) && !list_goes_on;
-        if words[i].boundary_after || comma || conjunction {
-            cuts.push(next);
-        }
-    }
-    cuts.dedup();
-    cuts.push(words.len());
-    cuts
-}
-
-/// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from
-/// X": after the conjunction an auxiliary (or "be") goes straight on to an import verb, with no subject
-/// of its own, so it continues the same clause (both conditions on the same modules) rather than
-/// starting a question.
-fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
-    let skip = |i: usize| (i..words.len()).find(|&j| !matches!(words[j].lower.as_str(), "also" | "then" | "too"));
-    let Some(aux) = skip(after) else { return false };
-    if !(AUX.contains(&words[aux].lower.as_str())
-        || matches!(words[aux].lower.as_str(), "be" | "been" | "get" | "gets"))
-    {
-        return false;
-    }
-    let Some(verb) = skip(aux + 1) else { return false };
-    hits.iter().any(|h| h.start == verb && is_edge(h.cue))
-}
 
 fn is_edge(cue: Cue) -> bool {
     matches!(cue, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_))
@@ -559,29 +423,12 @@ impl Clause<'_> {
             Construction::Reflexive,
             reflexive && self.yes_no() && names.len() == 1 && edge.is_some() && !self.has(Cue::Direct) && !ranks,
         );
-        // "cycles in shop", "from the rest of scrapy": a package named as where to look, not as a module
-        // the relation is about.
-        let scope = self.scope(&names);
-        // The project's own top-level package named bare ("cycles in httpx", "the most imported module
-        // in flask") is the whole repository; "the django package" is its folder.
-        let whole_project = |m: &Mention| {
-            m.top_level && !matches!(self.lower(m.index + 1), "package" | "folder" | "directory" | "subpackage")
-        };
-        self.saw(Construction::WholeProject, scope.is_some_and(whole_project));
-        let within = scope
-            .filter(|m| self.saw(Construction::PackageScope, !whole_project(m)))
-            .and_then(|m| m.module_id())
-            .map(|id| id.trim_end_matches("__init__.py").to_string());
+        let (scope, within) = self.where_to_look(&names);
         let names: Vec<&Mention> = names.into_iter().filter(|m| scope.is_none_or(|s| s.index != m.index)).collect();
         // "X doesn't import Y, right?": the asker states a belief and asks to confirm it; the answer is
         // the positive question's, whose Yes or No follows the fact ("No: X does not import Y").
         let negated = self.saw(Construction::Negated, self.negation_left() && !self.tag_question());
-        // "Is there a cycle that does not include X?", "which cycles don't contain X?": a negation after the
-        // cycle word is about which cycles, not X's ("X isn't in a cycle?" asks the positive question).
-        let cycle_at = self.find(|c| c == Cue::Cycle).map(|h| h.start);
-        let negation_after_cycle =
-            cycle_at.is_some_and(|at| self.hits.iter().any(|h| h.cue == Cue::Negation && h.start > at));
-        if self.saw(Construction::NegatedCycle, negated && negation_after_cycle && !names.is_empty()) {
+        if self.negates_which_cycles(negated, &names) {
             return Err("asks about a cycle with a negation, which I do not answer exactly".into());
         }
         if self.has(Cue::Cycle) || itself {
@@ -721,6 +568,23 @@ impl Clause<'_> {
         part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
         part.within = within;
         Ok(part)
+    }
+
+    /// "cycles in shop", "from the rest of scrapy": the name of a package named as where to look, not as
+    /// a module the relation is about, and the folder it limits the answer to. The project's own
+    /// top-level package named bare ("cycles in httpx", "the most imported module in flask") is the
+    /// whole repository (no folder); "the django package" is its folder.
+    fn where_to_look<'m>(&self, names: &[&'m Mention]) -> (Option<&'m Mention>, Option<String>) {
+        let scope = self.scope(names);
+        let whole_project = |m: &Mention| {
+            m.top_level && !matches!(self.lower(m.index + 1), "package" | "folder" | "directory" | "subpackage")
+        };
+        self.saw(Construction::WholeProject, scope.is_some_and(whole_project));
+        let within = scope
+            .filter(|m| self.saw(Construction::PackageScope, !whole_project(m)))
+            .and_then(|m| m.module_id())
+            .map(|id| id.trim_end_matches("__init__.py").to_string());
+        (scope, within)
     }
 
     /// The package a clause names as where to look: a package (its `__init__.py`) right after "in",

@@ -163,6 +163,19 @@ impl Clause<'_> {
         self.hits.extend(hits);
     }
 
+    /// "What are the direct importers of each one: A, B?": this clause asks about modules it refers to
+    /// without naming one, and `named` is a statement of names alone that it is about.
+    pub(super) fn announces(&self, named: &Clause<'_>) -> bool {
+        let referring = self.has_pronoun() || self.has_word(&["these", "those", "following"]);
+        self.mentions.is_empty()
+            && self.asks()
+            && self.end > self.start
+            && !self.words[self.end - 1].question_after
+            && referring
+            && !named.mentions.is_empty()
+            && !named.asks()
+    }
+
     pub fn has_pronoun(&self) -> bool {
         self.range().any(|i| PRONOUNS.contains(&self.words[i].lower.as_str()))
     }

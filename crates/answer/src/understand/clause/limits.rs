@@ -16,6 +16,14 @@ use crate::understand::words::number;
 const ONLY: &[&str] = &["only", "solely", "exclusively"];
 
 impl Clause<'_> {
+    /// "Is there a cycle that does not include X?", "which cycles don't contain X?": a negation after the
+    /// cycle word is about which cycles, not X's ("X isn't in a cycle?" asks the positive question).
+    pub(super) fn negates_which_cycles(&self, negated: bool, names: &[&Mention]) -> bool {
+        let cycle_at = self.find(|c| c == Cue::Cycle).map(|h| h.start);
+        let after_cycle = cycle_at.is_some_and(|at| self.hits.iter().any(|h| h.cue == Cue::Negation && h.start > at));
+        self.saw(Construction::NegatedCycle, negated && after_cycle && !names.is_empty())
+    }
+
     /// Why a relation between named modules cannot be answered as read, if it cannot.
     pub(super) fn limit_of_relation(&self, names: &[&Mention]) -> Option<String> {
         if self.saw(Construction::ComparesANumber, self.compares_a_number()) {

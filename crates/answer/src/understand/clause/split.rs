@@ -1,0 +1,144 @@
+//! A question cut into clauses: at sentence boundaries, at commas before a new clause, and at "and",
+//! "also" or "then" before a new question; then the clauses that only qualify ("Apart from tests,")
+//! joined to the one they qualify, a clause referring to names listed after it joined to them, the
+//! statements that set the scene marked, and a leading statement joined to the question after it.
+
+use std::cell::RefCell;
+
+use super::{AUX, Clause, Mention, STARTERS, is_edge};
+use crate::understand::constructions::Construction;
+use crate::understand::lexicon::{Cue, Hit};
+use crate::understand::words::Word;
+
+/// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
+/// "also" or "then" when a new question follows ("what imports a and what imports b").
+pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
+    let named: Vec<usize> = mentions.iter().map(|m| m.index).collect();
+    let cuts = cuts(words, hits, &named);
+    let clause = |start: usize, end: usize| Clause {
+        words,
+        start,
+        end,
+        hits: hits.iter().filter(|h| start <= h.start && h.start < end).copied().collect(),
+        mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
+        lenient_until: start,
+        scene: false,
+        seen: RefCell::default(),
+    };
+    let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
+    // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
+    // exactly?") belongs to the clause before it, or to the next one when it comes first.
+    let mut i = 0;
+    while clauses.len() > 1 && i < clauses.len() {
+        if clauses[i].only_qualifies() {
+            // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
+            // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
+            let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
+            let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
+            let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
+            let mut merged = clause(start, end);
+            // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
+            let qualifier = &clauses[i];
+            for hit in &mut merged.hits {
+                if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
+                    hit.cue = Cue::Filler;
+                }
+            }
+            clauses[into] = merged;
+            clauses.remove(from);
+            i = 0;
+            continue;
+        }
+        i += 1;
+    }
+    // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
+    // a clause that asks about modules it refers to without naming one, before a statement of names
+    // alone, is about those names.
+    let mut i = 0;
+    while i + 1 < clauses.len() {
+        let (asking, named) = (&clauses[i], &clauses[i + 1]);
+        if asking.announces(named) {
+            let merged = clause(asking.start, named.end);
+            merged.saw(Construction::NamesAfter, true);
+            clauses[i] = merged;
+            clauses.remove(i + 1);
+        }
+        i += 1;
+    }
+    // "Before merging, which …", "Inside the django package, not counting tests, which …": a leading
+    // statement that ends in a comma belongs to the question after it; its framing words are not
+    // held against the question.
+    mark_scenes(&mut clauses);
+    let mut i = 0;
+    while i + 1 < clauses.len() {
+        // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
+        // are not the question's.
+        let leading = clauses[i].is_context()
+            && !clauses[i].is_condition()
+            && clauses[i].end > 0
+            && words[clauses[i].end - 1].comma_after;
+        if leading {
+            let lenient_until = clauses[i].end;
+            let mut merged = clause(clauses[i].start, clauses[i + 1].end);
+            merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
+            clauses[i] = merged;
+            clauses.remove(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    clauses
+}
+
+/// "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question
+/// mark, before a clause with one, tells why the question is asked.
+fn mark_scenes(clauses: &mut [Clause<'_>]) {
+    let asks = |c: &Clause<'_>| c.end > c.start && c.words[c.end - 1].question_after;
+    let asked_later: Vec<bool> = (0..clauses.len()).map(|i| clauses[i + 1..].iter().any(asks)).collect();
+    for (clause, asked_later) in clauses.iter_mut().zip(asked_later) {
+        let first = clause.first_word();
+        let first_person = matches!(clause.lower(first), "i" | "we" | "i'm" | "we're" | "i've" | "we've");
+        clause.scene = first_person && !asks(clause) && asked_later;
+    }
+}
+
+/// Where clauses start, and the end: after a sentence boundary, at a comma before a word that starts
+/// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate). A
+/// comma before "and" or "or" and a name goes on with a list ("A, B, and C"), not a new clause.
+fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
+    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
+    let mut cuts = vec![0];
+    for i in 0..words.len() {
+        let next = i + 1;
+        if next >= words.len() {
+            break;
+        }
+        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
+            && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
+            && !coordinated_predicate(words, hits, next + 1);
+        let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));
+        let comma = words[i].comma_after && starts_clause(next) && !list_goes_on;
+        if words[i].boundary_after || comma || conjunction {
+            cuts.push(next);
+        }
+    }
+    cuts.dedup();
+    cuts.push(words.len());
+    cuts
+}
+
+/// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from
+/// X": after the conjunction an auxiliary (or "be") goes straight on to an import verb, with no subject
+/// of its own, so it continues the same clause (both conditions on the same modules) rather than
+/// starting a question.
+fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
+    let skip = |i: usize| (i..words.len()).find(|&j| !matches!(words[j].lower.as_str(), "also" | "then" | "too"));
+    let Some(aux) = skip(after) else { return false };
+    if !(AUX.contains(&words[aux].lower.as_str())
+        || matches!(words[aux].lower.as_str(), "be" | "been" | "get" | "gets"))
+    {
+        return false;
+    }
+    let Some(verb) = skip(aux + 1) else { return false };
+    hits.iter().any(|h| h.start == verb && is_edge(h.cue))
+}

@@ -77,6 +77,9 @@ pub enum Construction {
     Advice,
     /// "If X imported Y, would there be a cycle?": a supposed import; declined.
     Supposed,
+    /// "Which modules does X import? Are they in a cycle?": "they" are an earlier answer's modules;
+    /// declined.
+    ResultsReferredTo,
     /// "it", "that module", "them" for a module named earlier in the question.
     Pronoun,
     /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
@@ -339,6 +342,13 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("If shop.models imported shop.api, would there be a cycle?", "unsure"),
             ("if shop.pricing started importing shop.api, what would break?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::ResultsReferredTo,
+        examples: &[
+            ("Which modules does shop.api import? Are they in a cycle?", "unsure"),
+            ("Which modules import shop.cart, and for each, what imports them?", "unsure"),
         ],
     },
     Declared {

@@ -234,6 +234,13 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         {
             refers_back = refers_back.or(Some((words[first].start, words[last].end)));
         }
+        // "Which modules does X import? Are they in a cycle?": "they" are the modules answered, not X.
+        if reading.refers_to_results(&clause) {
+            reading.constructions.insert(Construction::ResultsReferredTo);
+            let reason = "refers to the modules an earlier part answers with, which I do not chain";
+            reading.unsure = reading.unsure.or(Some(reason.to_string()));
+            continue;
+        }
         reading.resolve_references(&mut clause);
         let (clause, outcome) = reading.read(clause);
         reading.constructions.extend(clause.constructions());
@@ -299,6 +306,20 @@ struct Reading<'a> {
 }
 
 impl<'a> Reading<'a> {
+    /// Whether `clause` asks about the modules an earlier part answers with: it names none, says
+    /// "they"/"them", and the part before lists modules about one named module, which "they" cannot be.
+    fn refers_to_results(&self, clause: &clause::Clause<'a>) -> bool {
+        let lists = self.parts.last().is_some_and(|part| {
+            !part.yes_no
+                && part.modules.len() == 1
+                && !matches!(part.relation, Relation::Reach | Relation::DefinedIn | Relation::Exports)
+        });
+        let mut named: Vec<Option<String>> =
+            self.previous_mentions.iter().map(|m| m.module_id().map(str::to_string)).collect();
+        named.dedup();
+        lists && named.len() == 1 && clause.mentions.is_empty() && clause.asks() && clause.plural_pronoun()
+    }
+
     /// The modules `clause` refers to without naming them: "it", "that module", or names said before
     /// that a clause of its own did not ask about ("For A and for B: what imports them?").
     fn resolve_references(&mut self, clause: &mut clause::Clause<'a>) {

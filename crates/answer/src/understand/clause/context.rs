@@ -176,6 +176,11 @@ impl Clause<'_> {
             && !named.asks()
     }
 
+    /// "they", "them", "their", "those": several modules referred to.
+    pub fn plural_pronoun(&self) -> bool {
+        self.has_word(&["they", "them", "their", "those"])
+    }
+
     pub fn has_pronoun(&self) -> bool {
         self.range().any(|i| PRONOUNS.contains(&self.words[i].lower.as_str()))
     }

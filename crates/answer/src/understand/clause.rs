@@ -932,21 +932,6 @@ impl Clause<'_> {
         })
     }
 
-    /// "What can I import from X?": a person importing asks for names, not for modules ("do we import X
-    /// anywhere?" is the codebase importing).
-    fn a_person_imports(&self, primary: Hit) -> bool {
-        if !matches!(primary.cue, Cue::Verb(Family::Import)) {
-            return false;
-        }
-        let subject = (self.start..primary.start)
-            .rev()
-            .find(|&i| !matches!(self.lower(i), "can" | "could" | "should" | "may" | "might" | "to" | "do" | "just"));
-        let asks_what = self.range().any(|i| i < primary.start && matches!(self.lower(i), "what" | "which"));
-        let from = self.range().any(|i| i >= primary.end && self.lower(i) == "from");
-        let person = subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you")) && asks_what && from;
-        self.saw(Construction::PersonImports, person)
-    }
-
     /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.
     fn modifiers(&self, part: &mut Part) -> Result<(), String> {
         let type_checking = self.has(Cue::TypeChecking);

@@ -314,9 +314,7 @@ impl<'a> Reading<'a> {
                 && part.modules.len() == 1
                 && !matches!(part.relation, Relation::Reach | Relation::DefinedIn | Relation::Exports)
         });
-        let mut named: Vec<Option<String>> =
-            self.previous_mentions.iter().map(|m| m.module_id().map(str::to_string)).collect();
-        named.dedup();
+        let named: BTreeSet<Option<&str>> = self.previous_mentions.iter().map(Mention::module_id).collect();
         lists && named.len() == 1 && clause.mentions.is_empty() && clause.asks() && clause.plural_pronoun()
     }
 

@@ -89,6 +89,7 @@ impl Clause<'_> {
     pub(super) fn limit_of_question(&self) -> Option<String> {
         // Not "originally": "where is X originally defined?" asks where it is defined, not re-exported.
         const THEN: &[&str] = &["previously", "formerly", "ago", "yesterday", "historically"];
+        let first = self.first_word();
         let last = self.end.checked_sub(1).filter(|&i| i >= self.start);
         let at_another_time = self.range().any(|i| THEN.contains(&self.lower(i)) && !self.covered(i))
             || self.range().any(|i| self.lower(i) == "used" && self.lower(i + 1) == "to")
@@ -97,11 +98,10 @@ impl Clause<'_> {
                     && matches!(self.lower(i + 1), "week" | "month" | "year" | "release" | "version")
             })
             || last.is_some_and(|i| self.lower(i) == "before")
-            || self.lower(self.first_word()) == "when";
+            || self.lower(first) == "when";
         if self.saw(Construction::AnotherTime, at_another_time) {
             return Some("asks about another time than the commit indexed".into());
         }
-        let first = self.first_word();
         let advice = matches!(self.lower(first), "should" | "shall" | "must" | "ought")
             && self.mentions.iter().any(|m| m.index == first + 1);
         if self.saw(Construction::Advice, advice) {
@@ -139,19 +139,42 @@ impl Clause<'_> {
         })
     }
 
-    /// "What does X import from Y?", "which names does X import from Y?": Python's `from Y import …`,
-    /// the names, not whether X imports Y. "Which modules does X import from Y?" asks for modules.
+    /// Python's `from Y import …` asked about: the names imported, not whether a module imports
+    /// another. Two subjects say it: a person ([`Clause::a_person_imports`]) and a module (this).
+    /// "What does X import from Y?", "which names does X import from Y?"; "Which modules does X import
+    /// from Y?" asks for modules.
     fn names_from_a_module(&self, names: &[&Mention]) -> bool {
         let Some(verb) = self.find(|c| c == Cue::Verb(super::Family::Import)) else {
             return false;
         };
         let from_a_name = names.iter().any(|m| m.index > verb.end && m.index > 0 && self.lower(m.index - 1) == "from");
         let subject = names.iter().any(|m| m.index < verb.start);
-        let asked = (self.start..verb.start).find(|&i| matches!(self.lower(i), "what" | "which"));
+        let asked = self.what_before(verb);
         let asks_for_modules = asked.is_some_and(|i| {
             matches!(self.lower(i + 1), "modules" | "module" | "files" | "file" | "packages" | "package")
         });
         from_a_name && subject && asked.is_some() && !asks_for_modules
+    }
+
+    /// "What can I import from X?": a person importing asks for names, not for modules ("do we import X
+    /// anywhere?" is the codebase importing). The twin of [`Clause::names_from_a_module`].
+    pub(super) fn a_person_imports(&self, primary: Hit) -> bool {
+        if !matches!(primary.cue, Cue::Verb(super::Family::Import)) {
+            return false;
+        }
+        let subject = (self.start..primary.start)
+            .rev()
+            .find(|&i| !matches!(self.lower(i), "can" | "could" | "should" | "may" | "might" | "to" | "do" | "just"));
+        let from = self.range().any(|i| i >= primary.end && self.lower(i) == "from");
+        let person = subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you"))
+            && self.what_before(primary).is_some()
+            && from;
+        self.saw(Construction::PersonImports, person)
+    }
+
+    /// The first "what" or "which" before `verb`.
+    fn what_before(&self, verb: Hit) -> Option<usize> {
+        (self.start..verb.start).find(|&i| matches!(self.lower(i), "what" | "which"))
     }
 
     /// "What does the module that X imports import?", "the importers of the modules which X imports":

@@ -7,9 +7,14 @@
 # Repositories: flask, requests and scrapy (the pinned sdists, each from its package folder) and 47
 # generated ones: a shared library (`acme_core`) and 46 services importing it and each other.
 #
+# Questions about code across the organisation, against each real repository's own index: the
+# new-user and absent-thing sets of eval/locate for the three, and the SWE-QA sets of flask and requests
+# when SWEQA holds them.
+#
 # usage: bench/org.sh [--services N]
 # env:   STRATA_BIN (default: target/debug/strata), CORPUS (default: ~/.cache/strata-corpus),
-#        MOTO_SERVER (default: ~/.cache/strata-ci-moto/bin/moto_server, which .ci/run installs)
+#        MOTO_SERVER (default: ~/.cache/strata-ci-moto/bin/moto_server, which .ci/run installs),
+#        SWEQA (default: ../shared/data/swe-qa beside the checkout)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 strata="${STRATA_BIN:-$here/target/debug/strata}"
@@ -21,5 +26,13 @@ fetch() { "$here/scripts/fetch-sdist" "$@" "$corpus"; }
 flask="$(fetch flask 3.1.2 bf656c15c80190ed628ad08cdfd3aaa35beb087855e2f494910aa3774cc4fd87)/src/flask"
 requests="$(fetch requests 2.32.5 dbba0bac56e100853db0ea71b82b4dfd5fe2bf6d3754a8893c3af500cec7d7cf)/src/requests"
 scrapy="$(fetch scrapy 2.19.0 34130726582b64c91531162ab277c4053e558876d49ba219cb43679e71d80a87)/scrapy"
+sweqa="${SWEQA:-$here/../shared/data/swe-qa}"
+questions=()
+for name in flask requests scrapy; do
+    for set in newuser absent; do questions+=(--questions "$name=$here/eval/locate/$set-$name.jsonl"); done
+done
+for pair in flask=flask flask=flask_v1 requests=requests_v1; do
+    [ -f "$sweqa/${pair#*=}.jsonl" ] && questions+=(--questions "${pair%=*}=$sweqa/${pair#*=}.jsonl")
+done
 exec python3 "$here/bench/org_bench.py" --strata "$strata" --moto "$moto" \
-    --real "flask=$flask" --real "requests=$requests" --real "scrapy=$scrapy" "$@"
+    --real "flask=$flask" --real "requests=$requests" --real "scrapy=$scrapy" "${questions[@]}" "$@"

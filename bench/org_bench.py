@@ -15,12 +15,21 @@ own process): p50/p95 wall milliseconds per kind (direct importers, dependents, 
 retrieval), requests and bytes read against the store's size, and whether each structural answer equals
 the oracle's.
 
+With ``--questions NAME=FILE.jsonl`` (repeatable; a real repository's questions, as ``bench/locate.sh``
+reads them: ``gold_files`` relative to the repository, or ``"answerable": false``), each question is also
+asked of the organisation (``ask --org``, which ranks the repositories on their lexicons and searches the
+best few) and of the repository's own local index (``ask --index``), and the bench prints, per set: the
+share answered from the right repository, hit@1 and recall@5 of the gold files (citations, then
+context, each file once, as ``strata eval`` ranks them) for both, and for questions about things the
+repository lacks the share declined by both.
+
 The oracle (this file, ``Oracle``) reads the generated sources with ``ast``: a module's dotted name is its
 path; ``import a.b`` is an edge to ``a.b``, ``from a import b`` to ``a.b`` when that is a module, else to
 ``a``; an import resolves in the importer's own repository first, else in the one repository providing
 its top-level package. It never reads strata's output.
 
-usage: bench/org_bench.py --strata BIN --moto MOTO_SERVER --corpus DIR [--services N] [--real NAME=PATH]...
+usage: bench/org_bench.py --strata BIN --moto MOTO_SERVER [--services N] [--real NAME=PATH]...
+                          [--questions NAME=FILE.jsonl]...
 """
 
 from __future__ import annotations
@@ -176,12 +185,65 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
+def ranked_files(answer: dict) -> list[str]:
+    """The files an answer points to, best first: citations, then context, each once (strata eval's)."""
+    seen: list[str] = []
+    for path in [c["path"] for c in answer.get("citations", [])] + [c["module"] for c in answer.get("context", [])]:
+        if path not in seen:
+            seen.append(path)
+    return seen
+
+
+def located(args, env: dict, org: str, work: Path, local_bytes: int) -> None:
+    """Questions about code across the organisation against each repository's own index."""
+    print("\n| set | n | right repository | hit@1 org / own | recall@5 org / own | declined org / own | "
+          "p50 org / own (ms) | read p50 (MB) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    read_all = []
+    for spec in args.questions:
+        name, path = spec.split("=", 1)
+        rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+        own_index = str(work / "local" / name)
+        score = defaultdict(list)
+        for row in rows:
+            elapsed, out = run([args.strata, "ask", "--org", org, "--format", "json", row["question"]], env)
+            across = json.loads(out)
+            if args.dump:
+                with open(args.dump, "a") as dump:
+                    dump.write(json.dumps({"repository": name, "row": row, "answer": across}) + "\n")
+            score["ms_org"].append(elapsed * 1000)
+            score["read"].append(across["storage"]["bytes_read"])
+            elapsed, out = run([args.strata, "ask", "--index", own_index, "--format", "json", row["question"]], env)
+            own = json.loads(out)
+            score["ms_own"].append(elapsed * 1000)
+            for key, answer, prefix in (("org", across, f"{name}/"), ("own", own, "")):
+                score[f"declined_{key}"].append(answer["mode"] == "declined")
+                if row.get("answerable", True):
+                    files = ranked_files(answer)
+                    gold = {prefix + g for g in row["gold_files"]}
+                    score[f"hit1_{key}"].append(bool(files) and files[0] in gold)
+                    score[f"recall_{key}"].append(len(gold & set(files[:5])) / len(gold))
+                    if key == "org":
+                        score["right"].append(bool(files) and files[0].startswith(prefix))
+        read_all += score["read"]
+        mean = lambda key: sum(score[key]) / len(score[key]) if score[key] else float("nan")  # noqa: E731
+        label = f"{name}: {Path(path).name}"
+        print(f"| {label} | {len(rows)} | {mean('right'):.3f} | {mean('hit1_org'):.3f} / {mean('hit1_own'):.3f} | "
+              f"{mean('recall_org'):.3f} / {mean('recall_own'):.3f} | "
+              f"{mean('declined_org'):.3f} / {mean('declined_own'):.3f} | "
+              f"{pct(score['ms_org'], 0.5):.0f} / {pct(score['ms_own'], 0.5):.0f} | {pct(score['read'], 0.5) / 1e6:.2f} |")
+    print(f"\nread per question about code: p50 {pct(read_all, 0.5) / 1e6:.2f} MB, "
+          f"{100 * pct(read_all, 0.5) / local_bytes:.1f} % of the indexes' {local_bytes / 1e6:.1f} MB")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--strata", required=True)
     ap.add_argument("--moto", required=True)
     ap.add_argument("--services", type=int, default=46)
     ap.add_argument("--real", action="append", default=[], metavar="NAME=PATH")
+    ap.add_argument("--questions", action="append", default=[], metavar="NAME=FILE.jsonl")
+    ap.add_argument("--dump", metavar="FILE.jsonl", help="write each question's organisation answer here")
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="strata-org-bench-"))
@@ -275,6 +337,8 @@ def main() -> int:
         print(f"\nread per question: p50 {pct(read, 0.5) / 1e6:.1f} MB in {pct(requests, 0.5)} requests "
               f"(the catalog, then the bundle.json.zst and facts.parquet of the repositories the question connects), "
               f"{100 * pct(read, 0.5) / local_bytes:.1f} % of the indexes' {local_bytes / 1e6:.1f} MB")
+        if args.questions:
+            located(args, env, org, work, local_bytes)
         wrong = sum(n - ok for ok, n in checked.values())
         return 1 if wrong else 0
     finally:

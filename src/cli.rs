@@ -199,7 +199,8 @@ pub struct BotArgs {
     pub max_model_answers_per_user: u32,
     /// An organisation's store (`s3://bucket/prefix`, written by `index --org`): questions about the
     /// organisation's repositories ("which repositories import X?", "what in other repositories depends
-    /// on Y?") are answered from its joined graph; every other question from this repository's artifact.
+    /// on Y?") are answered from its joined graph, or from the repositories' code when not about
+    /// imports; every other question from this repository's artifact.
     #[arg(long, value_name = "URL", env = "STRATA_ORG", value_parser = index_location)]
     pub org: Option<IndexLocation>,
     #[command(flatten)]

@@ -59,7 +59,8 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
                 && answer.mode != strata_answer::Mode::Structural
             {
                 let (found, stats) =
-                    super::org::search_repositories(store, catalog, question, server.as_ref(), chat.as_ref()).await?;
+                    strata_answer::search_repositories(store, catalog, question, server.as_ref(), chat.as_ref())
+                        .await?;
                 searched = stats;
                 if let Some(found) = found {
                     answer = found;

@@ -7,7 +7,6 @@
 use std::fmt;
 
 use anyhow::{Context, Result, bail};
-use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -194,79 +193,6 @@ impl OrgBase {
         let reading = self.catalog.connected(std::slice::from_ref(&self.name));
         Ok(super::runtime()?.block_on(self.store.graph(&self.catalog, Some(&reading), &[]))?.bundle)
     }
-}
-
-/// How many repositories a question about code is searched in, at most.
-const MAX_SEARCHED: usize = 8;
-/// How many of them are opened and searched at once (each open is a handful of round trips).
-const SEARCHED_AT_ONCE: usize = 4;
-/// How many modules of each other repository that answered are named after the best answer.
-const OTHER_PATHS: usize = 3;
-
-/// A question the organisation's graph did not answer, searched in the repositories' own indexes:
-/// those providing a package the question names and the ones connected to them (or every repository
-/// of a small organisation), at most [`MAX_SEARCHED`]. The answer of the repository whose evidence
-/// scored best, its modules under the repository's name, with a note naming the best modules of each
-/// other repository that answered; `None` when none answers (the organisation's own reply stands) or
-/// too many repositories would have to be searched. With what the search read.
-pub(crate) async fn search_repositories(
-    store: &OrgStore,
-    catalog: &Catalog,
-    question: &str,
-    server: Option<&strata_core::config::LlmServer>,
-    chat: Option<&strata_answer::ChatSettings>,
-) -> Result<(Option<strata_answer::Answer>, strata_search::location::IoStats)> {
-    let mut candidates =
-        catalog.reading_for(&[question]).unwrap_or_else(|| catalog.repositories.keys().cloned().collect());
-    if candidates.len() > MAX_SEARCHED {
-        candidates = catalog.named_in(question);
-    }
-    let mut stats = strata_search::location::IoStats::default();
-    if candidates.is_empty() || candidates.len() > MAX_SEARCHED {
-        return Ok((None, stats));
-    }
-    let answers: Vec<(strata_answer::Answer, strata_search::location::IoStats)> = futures::stream::iter(&candidates)
-        .map(|name| async move {
-            let entry = &catalog.repositories[name];
-            let location = IndexLocation::Object(store.index_location(&entry.index));
-            let index = strata_answer::loaded::LoadedIndex::open_at(&location, server).await?;
-            let answer = index.answerer(chat).answer(question).await?;
-            let read = index.remote.as_ref().map(|remote| remote.take_stats()).unwrap_or_default();
-            anyhow::Ok((answer, read))
-        })
-        .buffered(SEARCHED_AT_ONCE)
-        .try_collect()
-        .await?;
-    // Every answer (a decline is none), best first by its evidence; in the candidates' order among
-    // equals, so a tie goes to the first whatever finished first.
-    let mut answered: Vec<(f64, &String, strata_answer::Answer)> = Vec::new();
-    for (name, (answer, read)) in candidates.iter().zip(answers) {
-        stats += read;
-        if answer.mode != strata_answer::Mode::Declined {
-            let score = answer.evidence.as_ref().map_or(f64::NEG_INFINITY, |evidence| evidence.score);
-            answered.push((score, name, answer));
-        }
-    }
-    answered.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut answered = answered.into_iter();
-    let Some((_, name, mut best)) = answered.next() else { return Ok((None, stats)) };
-    strata_answer::under_repository(&mut best, name);
-    best.notes.push(format!("searched the code of {}", candidates.join(", ")));
-    // The other repositories that answered too, weaker: where to look next, not mixed into the answer
-    // (their scores come from other indexes' words, so their chunks are not ranked against these).
-    for (_, name, mut other) in answered {
-        strata_answer::under_repository(&mut other, name);
-        let mut paths: Vec<&str> = Vec::new();
-        for citation in &other.citations {
-            if !paths.contains(&citation.path.as_str()) && paths.len() < OTHER_PATHS {
-                paths.push(&citation.path);
-            }
-        }
-        if !paths.is_empty() {
-            best.notes.push(format!("also answered, with weaker evidence, in {name}: {}", paths.join(", ")));
-        }
-    }
-    Ok((Some(best), stats))
 }
 
 fn hex(bytes: &[u8]) -> String {

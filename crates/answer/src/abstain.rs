@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use strata_core::bundle::RankingSettings;
-use strata_core::text::{content_terms, is_code, split_words, stem};
+use strata_core::text::{content_terms, split_words, stem, written_as_names};
 use strata_search::retrieve::Retrieval;
 
 pub use strata_core::bundle::DeclineSettings;
@@ -189,22 +189,9 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
     (terms, features)
 }
 
-/// The stemmed terms of the words a question writes as names: code (`max_retries`, `WebSocket`),
-/// all capitals (`JWT`), or a capital letter inside a sentence (`Kafka`, `Redis`).
+/// The stemmed terms of the words a question writes as names (`max_retries`, `JWT`, `Kafka`).
 fn name_terms(question: &str) -> BTreeSet<String> {
-    let mut terms = BTreeSet::new();
-    let mut sentence_start = true;
-    for token in question.split_whitespace() {
-        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
-        let capitalised = word.chars().next().is_some_and(char::is_uppercase);
-        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
-        let all_capitals = letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase());
-        if is_code(word) || all_capitals || (capitalised && !sentence_start) {
-            terms.extend(content_terms(word));
-        }
-        sentence_start = token.ends_with(['.', '?', '!', ':']);
-    }
-    terms
+    written_as_names(question).into_iter().flat_map(content_terms).collect()
 }
 
 /// The decision on `features` under `settings`, with the model's score.

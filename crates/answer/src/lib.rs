@@ -15,8 +15,10 @@ pub(crate) mod extractive;
 pub mod generate;
 pub mod loaded;
 mod org;
+mod org_search;
 
 pub use org::under_repository;
+pub use org_search::search_repositories;
 
 /// Whether a question asks about an organisation's repositories ("which repositories import X?",
 /// "what in other repositories depends on Y?"): the bot answers those from an organisation's store.

@@ -259,8 +259,9 @@ async fn answer_in_thread(
 }
 
 /// A question about the organisation's repositories, answered from the joined graph of the store's
-/// catalog (structural only, no model: the graph answers it exactly). Links point into each repository
-/// at the commit the catalog has, under the same owner as this one.
+/// catalog when it is about the import graph (exactly), else searched in the repositories' own indexes
+/// as `ask --org` does; no model either way. Links point into each repository at the commit the catalog has,
+/// under the same owner as this one.
 async fn answer_across_repositories(
     event: &CommentEvent,
     settings: &BotSettings,
@@ -277,7 +278,16 @@ async fn answer_across_repositories(
     let reading = catalog.reading_for(&[question]);
     let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
     let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
-    let answer = index.answerer(None).answer(question).await?;
+    let mut answer = index.answerer(None).answer(question).await?;
+    // Not about the import graph ("which repositories refresh OAuth tokens?"): the repositories' code,
+    // answered without a model (the model allowance is per repository's thread; see `answer`).
+    if answer.mode != Mode::Structural {
+        let (found, _) =
+            strata_answer::search_repositories(&store, &catalog, question, settings.llm.as_ref(), None).await?;
+        if let Some(found) = found {
+            answer = found;
+        }
+    }
     let commits: std::collections::BTreeMap<String, String> =
         catalog.repositories.iter().filter_map(|(name, entry)| Some((name.clone(), entry.commit.clone()?))).collect();
     let ctx = CommentContext {

@@ -1,6 +1,8 @@
 //! Search: chunks built from the bundle, embedded, stored in LanceDB with a full-text index; a lexical
 //! index of every module's fields (`lexicon`); modules ranked for a question from both (`rank`,
-//! `retrieve`), with the question's code names linked to modules (`entities`). Network access here is only the optional OpenAI-compatible embedder.
+//! `retrieve`), with the question's code names linked to modules (`entities`), and an organisation's
+//! repositories ranked for it (`route`). Network access here is only the optional OpenAI-compatible
+//! embedder.
 
 pub mod chunks;
 pub mod embed;
@@ -9,6 +11,7 @@ pub mod lexicon;
 pub mod location;
 pub mod rank;
 pub mod retrieve;
+pub mod route;
 pub mod store;
 pub mod vectors;
 

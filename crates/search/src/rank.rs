@@ -293,12 +293,13 @@ pub fn other_forms(lexicon: &Lexicon, term: &str) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::lexicon::{Lexicon, file_terms};
     use strata_core::text::question_terms;
 
-    fn lexicon_of(files: &[(&str, &str)]) -> Lexicon {
+    /// The lexicon of `(path, source)` files, in order (also the routing tests').
+    pub(crate) fn lexicon_of(files: &[(&str, &str)]) -> Lexicon {
         let terms: Vec<_> = files.iter().map(|(path, source)| file_terms(path, source)).collect();
         Lexicon::build(&terms)
     }

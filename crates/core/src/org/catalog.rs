@@ -128,16 +128,24 @@ impl Catalog {
         found.into_iter().collect()
     }
 
-    /// The repositories providing the top-level package of a code name the question writes
-    /// (`acme_auth.tokens`, `` `acme_auth` ``); empty when it writes none the catalog knows.
+    /// The repositories a question names: those providing the top-level package of a code name it
+    /// writes (`acme_auth.tokens`, `` `acme_auth` ``), and those whose name or package it writes as a
+    /// name in prose, case aside (`Requests'`, `Flask's`: see `text::written_as_names`; "requests" in
+    /// lower case is a word). Empty when it names none the catalog knows.
     pub fn named_in(&self, question: &str) -> Vec<String> {
         let tops: std::collections::BTreeSet<String> = crate::text::code_names(question)
             .into_iter()
             .filter_map(|name| name.text.split(['.', '/']).next().map(str::to_string))
             .collect();
+        let written: std::collections::BTreeSet<String> =
+            crate::text::written_as_names(question).into_iter().map(str::to_lowercase).collect();
         self.repositories
             .iter()
-            .filter(|(_, entry)| tops.iter().any(|top| entry.packages.binary_search(top).is_ok()))
+            .filter(|(name, entry)| {
+                tops.iter().any(|top| entry.packages.binary_search(top).is_ok())
+                    || written.contains(&name.to_lowercase())
+                    || entry.packages.iter().any(|package| written.contains(&package.to_lowercase()))
+            })
             .map(|(name, _)| name.clone())
             .collect()
     }

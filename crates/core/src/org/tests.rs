@@ -168,6 +168,9 @@ fn a_question_reads_only_the_repositories_its_modules_connect() {
         .with_repository("web", entry(&["web"], &[]), Vec::new());
     assert_eq!(catalog.named_in("Which repositories import `acme_auth.tokens`?"), ["auth"]);
     assert!(catalog.named_in("Are there import cycles?").is_empty());
+    // A repository or package written as a name in prose; the same word in lower case is a word.
+    assert_eq!(catalog.named_in("How does Billing's invoice reach Acme_Auth?"), ["auth", "billing"]);
+    assert!(catalog.named_in("Which billing code retries? Web pages?").is_empty(), "lower case; a sentence's start");
     // Dependents reach ops through billing; web neither imports nor is imported.
     assert_eq!(catalog.connected(&["auth".to_string()]), ["auth", "billing", "ops"]);
     assert_eq!(catalog.connected(&["ops".to_string()]), ["auth", "billing", "ops"], "what ops imports, transitively");

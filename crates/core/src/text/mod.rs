@@ -9,5 +9,5 @@
 mod names;
 mod words;
 
-pub use names::{CodeName, NameShape, code_names, is_code};
+pub use names::{CodeName, NameShape, code_names, is_code, written_as_names};
 pub use words::{content_terms, is_content_word, is_discourse, is_stop_word, question_terms, split_words, stem};

@@ -59,6 +59,26 @@ fn shape_of(text: &str) -> Option<NameShape> {
     }
 }
 
+/// The words `text` writes as names, in order, as written without the punctuation around them or a
+/// possessive (`Flask's`, `Requests'`): code (`max_retries`, `WebSocket`), all capitals (`JWT`), or a
+/// capital letter inside a sentence (`Kafka`, `Redis`). A capital at a sentence's start says nothing.
+pub fn written_as_names(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut sentence_start = true;
+    for token in text.split_whitespace() {
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        let word = word.strip_suffix("'s").or_else(|| word.strip_suffix("\u{2019}s")).unwrap_or(word);
+        let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let all_capitals = letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase());
+        if is_code(word) || all_capitals || (capitalised && !sentence_start) {
+            names.push(word);
+        }
+        sentence_start = token.ends_with(['.', '?', '!', ':']);
+    }
+    names
+}
+
 /// The code names of `text`, in order.
 pub fn code_names(text: &str) -> Vec<CodeName> {
     let mut names = Vec::new();
@@ -122,6 +142,14 @@ fn token_name(raw: &str, offset: usize) -> Option<CodeName> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_written_as_names() {
+        let names = written_as_names("Where does Flask's app read JWT settings, and Requests' max_retries? Ask Kafka.");
+        assert_eq!(names, ["Flask", "JWT", "Requests", "max_retries", "Kafka"]);
+        // A capital that starts a sentence is not a name; plain words never are.
+        assert!(written_as_names("Where are cookies kept? Which part retries?").is_empty());
+    }
 
     #[test]
     fn code_shapes() {

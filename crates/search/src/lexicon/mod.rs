@@ -19,7 +19,7 @@ use arrow_array::{Array, BinaryArray, StringArray, UInt8Array};
 use rayon::prelude::*;
 
 pub use source_terms::{FileTerms, file_terms};
-pub use store::{LEXICON_FILE, LEXICON_VERSION, parse_lexicon, read_lexicon, write_lexicon};
+pub use store::{LEXICON_FILE, LEXICON_VERSION, parse_lexicon, parse_lexicon_alone, read_lexicon, write_lexicon};
 
 /// The fields of a module, in the order they are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -76,15 +76,26 @@ pub fn write_lexicon(dir: &Path, lexicon: &Lexicon, module_ids: &[&str]) -> Resu
 pub fn read_lexicon(dir: &Path, module_ids: &[&str]) -> Result<Lexicon> {
     let path = dir.join(LEXICON_FILE);
     let file = std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
-    lexicon_from(file, module_ids)
+    lexicon_from(file, Some(module_ids))
 }
 
 /// Reads a lexicon from its bytes (fetched from object storage), as [`read_lexicon`] does from a file.
 pub fn parse_lexicon(bytes: bytes::Bytes, module_ids: &[&str]) -> Result<Lexicon> {
-    lexicon_from(bytes, module_ids)
+    lexicon_from(bytes, Some(module_ids))
 }
 
-fn lexicon_from(reader: impl parquet::file::reader::ChunkReader + 'static, module_ids: &[&str]) -> Result<Lexicon> {
+/// Reads a lexicon from its bytes without the bundle it was written for, its number of modules from
+/// its own metadata: for what needs no module ids, such as choosing which of an organisation's
+/// repositories to search (the catalog names the index version, written once, that holds both).
+pub fn parse_lexicon_alone(bytes: bytes::Bytes) -> Result<Lexicon> {
+    lexicon_from(bytes, None)
+}
+
+/// `module_ids`: the modules the lexicon must have been written for (`None`: any).
+fn lexicon_from(
+    reader: impl parquet::file::reader::ChunkReader + 'static,
+    module_ids: Option<&[&str]>,
+) -> Result<Lexicon> {
     let builder = ParquetRecordBatchReaderBuilder::try_new(reader).context("the lexicon is damaged")?;
     let metadata = builder.metadata().file_metadata();
     let value =
@@ -94,7 +105,17 @@ fn lexicon_from(reader: impl parquet::file::reader::ChunkReader + 'static, modul
         version == LEXICON_VERSION.to_string(),
         "the lexicon is version {version:?}, not {LEXICON_VERSION}"
     );
-    anyhow::ensure!(value(MODULES_KEY) == Some(modules_key(module_ids)), "the lexicon was written for other modules");
+    let written_for = value(MODULES_KEY).unwrap_or_default();
+    let n_modules = match module_ids {
+        Some(ids) => {
+            anyhow::ensure!(written_for == modules_key(ids), "the lexicon was written for other modules");
+            ids.len()
+        }
+        None => written_for
+            .split_once(' ')
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+            .context("the lexicon does not say how many modules it holds")?,
+    };
     let rows = usize::try_from(metadata.num_rows()).unwrap_or(0).max(1);
     let mut batches = Vec::new();
     for batch in builder.with_batch_size(rows).build()? {
@@ -123,10 +144,10 @@ fn lexicon_from(reader: impl parquet::file::reader::ChunkReader + 'static, modul
         while let Some(length) = read_varint(bytes, &mut at) {
             lengths.push(length);
         }
-        anyhow::ensure!(lengths.len() == module_ids.len(), "the lexicon's lengths are for {} modules", lengths.len());
+        anyhow::ensure!(lengths.len() == n_modules, "the lexicon's lengths are for {} modules", lengths.len());
     }
     Ok(Lexicon {
-        n_modules: module_ids.len(),
+        n_modules,
         lengths,
         terms: terms.slice(FIELDS, terms.len() - FIELDS),
         fields: fields.slice(FIELDS, fields.len() - FIELDS),
@@ -167,7 +188,10 @@ mod tests {
         assert_eq!(read.file_terms(), files);
         assert!(read_lexicon(dir.path(), &["a/one.py"]).is_err());
         assert!(read_lexicon(dir.path(), &["a/one.py", "a/three.py"]).is_err());
+        let alone = parse_lexicon_alone(bytes::Bytes::from(first.clone())).unwrap();
+        assert_eq!((alone.n_modules(), alone.file_terms()), (2, files.to_vec()), "read without the module ids");
         std::fs::write(dir.path().join(LEXICON_FILE), b"not parquet").unwrap();
         assert!(read_lexicon(dir.path(), &["a/one.py", "a/two.py"]).is_err());
+        assert!(parse_lexicon_alone(bytes::Bytes::from_static(b"not parquet")).is_err());
     }
 }

@@ -155,6 +155,19 @@ impl OrgStore {
         Ok((bundle, facts))
     }
 
+    /// The lexicon of a repository's current index, read whole without its bundle (for choosing which
+    /// repositories to search, [`crate::route`]).
+    pub async fn lexicon(&self, name: &str, entry: &CatalogEntry) -> Result<crate::lexicon::Lexicon> {
+        let index = self.index(&entry.index);
+        let file = crate::lexicon::LEXICON_FILE;
+        let bytes = index
+            .read(file)
+            .await?
+            .with_context(|| format!("{} (repository {name}) has no {file}", index.location().uri_of(file)))?;
+        crate::lexicon::parse_lexicon_alone(bytes)
+            .with_context(|| format!("{} (repository {name})", index.location().uri_of(file)))
+    }
+
     /// The client for the index at `index` (`repos/NAME/VERSION`), sharing this store's counter.
     pub fn index(&self, index: &str) -> RemoteIndex {
         self.remote.sibling(self.index_location(index).prefix)

@@ -32,8 +32,9 @@ pub const VECTORS_FILE: &str = "vectors.parquet";
 /// to LanceDB's own scan).
 const VECTORS_VERSION: &str = "1";
 const VERSION_KEY: &str = "strata.vectors_version";
-/// How much of the file's end is read first: the footer of a 512-column file fits.
-const TAIL_BYTES: u64 = 256 * 1024;
+/// How much of the file's end is read first: the footer of the built-in embedder's 512 columns (about
+/// 72 KB, whatever the number of chunks) fits; a wider embedder's footer takes one more read.
+const TAIL_BYTES: u64 = 96 * 1024;
 
 /// Writes `dir/vectors.parquet` from `(chunk id, vector)` pairs (any order; all of one dimension).
 pub fn write_vectors(dir: &Path, mut rows: Vec<(String, Vec<f32>)>, dimension: usize) -> Result<()> {

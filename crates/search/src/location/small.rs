@@ -2,7 +2,8 @@
 //! after another (a full-text search reads each query term's postings from the index's
 //! `part_0_invert.lance` in turn), and on object storage each is a round trip. Once a file is known
 //! to be small ([`SMALL`], from the object size the first ranged answer reports), the next range
-//! fetches it whole, and every later range of it is served from memory. Only files under `_indices/`
+//! fetches it whole, once however many ranges ask for it at the same time (lance reads a file's parts
+//! side by side), and every later range of it is served from memory. Only files under `_indices/`
 //! and `data/` are kept: lance never rewrites them (a new version writes new files), so a copy never
 //! goes stale, not even in a process that answers many questions while CI writes.
 
@@ -61,6 +62,8 @@ enum Known {
 pub(crate) struct SmallFiles {
     inner: Arc<dyn ObjectStore>,
     known: Mutex<HashMap<Path, Known>>,
+    /// One lock per file being fetched whole, so ranges asked at the same time wait for one fetch.
+    fetching: Mutex<HashMap<Path, Arc<tokio::sync::Mutex<()>>>>,
     capacity: u64,
 }
 
@@ -70,7 +73,7 @@ impl SmallFiles {
     }
 
     fn with_capacity(inner: Arc<dyn ObjectStore>, capacity: u64) -> SmallFiles {
-        SmallFiles { inner, known: Mutex::new(HashMap::new()), capacity }
+        SmallFiles { inner, known: Mutex::new(HashMap::new()), fetching: Mutex::new(HashMap::new()), capacity }
     }
 
     /// Bytes kept in memory now.
@@ -103,6 +106,15 @@ impl SmallFiles {
         match self.known(location) {
             Some(Known::Whole(bytes, meta)) => Ok(Some((bytes, meta))),
             Some(Known::Size(size)) if size <= SMALL && self.kept().saturating_add(size) <= self.capacity => {
+                let lock = match self.fetching.lock() {
+                    Ok(mut fetching) => fetching.entry(location.clone()).or_default().clone(),
+                    Err(_) => return Ok(None),
+                };
+                let _fetching = lock.lock().await;
+                // Another range may have fetched it while this one waited.
+                if let Some(Known::Whole(bytes, meta)) = self.known(location) {
+                    return Ok(Some((bytes, meta)));
+                }
                 let result = self.inner.get_opts(location, GetOptions::default()).await?;
                 let meta = result.meta.clone();
                 let bytes = result.bytes().await?;
@@ -209,6 +221,7 @@ impl ObjectStore for SmallFiles {
 
 #[cfg(test)]
 mod tests {
+    use super::super::counting::IoStats;
     use super::*;
     use object_store::ObjectStoreExt;
     use object_store::memory::InMemory;
@@ -253,6 +266,27 @@ mod tests {
         assert_eq!(counter.take().requests, 2);
         // A range past the end still gets the store's own error.
         assert!(store.get_range(&path, 20_000..20_010).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn ranges_asked_at_the_same_time_wait_for_one_whole_fetch() {
+        // A store that takes time to answer, so the ranges asked together are all in flight at once.
+        let memory = InMemory::new();
+        let path = Path::from("t/chunks.lance/_indices/i/part_0_invert.lance");
+        memory.put(&path, vec![3_u8; 5_000].into()).await.unwrap();
+        let config = object_store::throttle::ThrottleConfig {
+            wait_get_per_call: std::time::Duration::from_millis(20),
+            ..Default::default()
+        };
+        let slow: Arc<dyn ObjectStore> = Arc::new(object_store::throttle::ThrottledStore::new(memory, config));
+        let counter = IoCounter::default();
+        let store = SmallFiles::wrap(counter.wrap(slow));
+        store.get_range(&path, 0..10).await.unwrap();
+        let ranges = [10..20_u64, 100..200, 4_000..4_100, 30..40];
+        let parts = futures::future::try_join_all(ranges.iter().map(|r| store.get_range(&path, r.clone()))).await;
+        assert!(parts.unwrap().iter().all(|part| part.iter().all(|&b| b == 3)));
+        // The first range, then the whole file once: not once per range in flight.
+        assert_eq!(counter.take(), IoStats { requests: 2, bytes_read: 10 + 5_000 });
     }
 
     #[tokio::test]

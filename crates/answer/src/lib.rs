@@ -335,6 +335,10 @@ impl Answerer<'_> {
             Ok(prepared) => prepared.finish(self.bundle, &ranking),
             Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
         };
+        let mut retrieval = retrieval;
+        if retrieval.read_texts(search).await.is_err() {
+            return Ok(self.search_unavailable(question, SEARCH_DAMAGED));
+        }
         let (retrieval, evidence, context) =
             match self.weigh(question, understood, retrieval, &ranking, &self.decline_settings()) {
                 Weighed::Declined(answer) => return Ok(*answer),
@@ -546,7 +550,8 @@ impl tools::CodeSearch for RetrievalSearch<'_> {
         let answerer = self.answerer;
         let search = answerer.search.map_err(|problem| anyhow::anyhow!("{problem}"))?;
         let prepared = prepare(search, answerer.embedder, answerer.bundle, self.linker, query, None).await?;
-        let found = prepared.finish(answerer.bundle, &answerer.ranking_settings());
+        let mut found = prepared.finish(answerer.bundle, &answerer.ranking_settings());
+        found.read_texts(search).await?;
         let mut text = String::new();
         let mut modules = Vec::new();
         for hit in found.hits.iter().take(6) {

@@ -182,6 +182,27 @@ impl Prepared {
     }
 }
 
+impl Retrieval {
+    /// Reads the text of the context's chunks: the search's pool of hits is read without it (a hundred
+    /// chunks' text is most of what a search would read on object storage, and an answer shows about
+    /// ten). Hits that already have a text (a module described from the bundle) are left as they are.
+    pub async fn read_texts(&mut self, index: &SearchIndex) -> Result<()> {
+        let wanted: Vec<&str> = self.hits.iter().filter(|hit| hit.text.is_empty()).map(|hit| hit.id.as_str()).collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let texts = index.store.texts(&wanted).await?;
+        for hit in &mut self.hits {
+            if hit.text.is_empty()
+                && let Some(text) = texts.get(&hit.id)
+            {
+                hit.text.clone_from(text);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The code names of the question resolved: modules that are or define one (`named`, each name's
 /// weight shared among its modules) and modules whose code uses one (`mentioned`, IDF-weighted share
 /// of the names). Returns each name with the modules it denotes, and the names nothing holds.

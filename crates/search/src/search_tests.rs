@@ -1,5 +1,6 @@
 //! The chunk search through `vectors.parquet` against LanceDB's own query on the same table: the same
-//! nearest neighbours, and the same fused ranking, for a table written whole and for one updated in place.
+//! nearest neighbours, and the same fused ranking, for a table written whole and for one updated in place;
+//! the pool of hits read without text, and the text of the hits an answer shows read after.
 
 use super::chunks::{Chunk, ChunkKind};
 use super::embed::{Embedder, HashingEmbedder};
@@ -105,4 +106,26 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
     let nearest = vectors.nearest(&HashingEmbedder.embed(&["guess the file name"]).await.unwrap()[0], 1).await.unwrap();
     assert_eq!(nearest[0].0, "code:m9.py:1-2", "the new chunk is in the file");
     same_search_both_ways(next.path()).await;
+}
+
+#[tokio::test]
+async fn the_search_reads_no_text_and_the_texts_asked_for_are_each_chunks_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = chunks(TEXTS);
+    let hashes: Vec<String> = all.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    write_search_index(dir.path(), &all, &hashes, None, &HashingEmbedder).await.unwrap();
+    let store = ChunkStore::open(dir.path()).await.unwrap();
+    let vectors = VectorColumns::open(dir.path()).await.unwrap();
+    let question = "how are cookies kept across requests";
+    let vector = HashingEmbedder.embed(&[question]).await.unwrap().remove(0);
+    let pool = store.search(question, &vector, 5, vectors.as_ref()).await.unwrap();
+    assert_eq!(pool.len(), 5);
+    assert!(pool.iter().all(|hit| hit.text.is_empty() && !hit.module.is_empty()), "the pool's rows come without text");
+    let ids: Vec<&str> = pool.iter().take(2).map(|hit| hit.id.as_str()).chain(["code:gone.py:1-2"]).collect();
+    let texts = store.texts(&ids).await.unwrap();
+    assert_eq!(texts.len(), 2, "an id the table does not hold is left out");
+    for hit in pool.iter().take(2) {
+        let chunk = all.iter().find(|chunk| chunk.id == hit.id).unwrap();
+        assert_eq!(texts[&hit.id], chunk.text);
+    }
 }

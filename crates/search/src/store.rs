@@ -487,7 +487,7 @@ impl ChunkStore {
             .table
             .query()
             .full_text_search(FullTextSearchQuery::new(words.to_string()))
-            .select(Select::Columns(HIT_COLUMNS.iter().map(|c| c.to_string()).collect()))
+            .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
             .limit(limit)
             .execute()
             .await?
@@ -496,7 +496,29 @@ impl ChunkStore {
         hits_in(&batches)
     }
 
-    /// The rows of chunk `ids`, by id.
+    /// The text of chunks `ids`, by id (an id the table does not hold is left out).
+    pub async fn texts(&self, ids: &[&str]) -> Result<HashMap<String, String>> {
+        let mut texts = HashMap::new();
+        for batch in ids.chunks(512) {
+            let batches: Vec<RecordBatch> = self
+                .table
+                .query()
+                .only_if(format!("id IN ({})", sql_strings(batch)))
+                .select(Select::Columns(vec!["id".to_string(), "text".to_string()]))
+                .execute()
+                .await?
+                .try_collect()
+                .await?;
+            for batch in &batches {
+                let (ids, text) = (string_column(batch, "id")?, string_column(batch, "text")?);
+                texts
+                    .extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
+            }
+        }
+        Ok(texts)
+    }
+
+    /// The rows of chunk `ids` without their text, by id.
     async fn rows_by_id(&self, ids: &[&str]) -> Result<HashMap<String, Hit>> {
         let mut rows = HashMap::new();
         for batch in ids.chunks(512) {
@@ -504,7 +526,7 @@ impl ChunkStore {
                 .table
                 .query()
                 .only_if(format!("id IN ({})", sql_strings(batch)))
-                .select(Select::Columns(HIT_COLUMNS.iter().map(|c| c.to_string()).collect()))
+                .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
                 .execute()
                 .await?
                 .try_collect()
@@ -581,8 +603,9 @@ fn sql_strings(ids: &[&str]) -> String {
     quoted.join(", ")
 }
 
-/// The columns a search hit is read from.
-const HIT_COLUMNS: [&str; 7] = ["id", "kind", "module", "symbol", "line_start", "line_end", "text"];
+/// The columns the hybrid search reads for its pool of hits: all but the text, which only the few hits
+/// an answer shows need ([`ChunkStore::texts`]); on object storage the text is most of a table's bytes.
+const SEARCH_COLUMNS: [&str; 6] = ["id", "kind", "module", "symbol", "line_start", "line_end"];
 /// Reciprocal-rank fusion's constant (LanceDB's default, from Cormack et al.).
 const RRF_K: f32 = 60.0;
 
@@ -648,8 +671,9 @@ fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
             .and_then(|column| column.as_any().downcast_ref::<UInt32Array>())
             .with_context(|| format!("chunk table has no integer column {name}"))
     };
-    let (ids, kinds, modules, symbols, texts) =
-        (text("id")?, text("kind")?, text("module")?, text("symbol")?, text("text")?);
+    let (ids, kinds, modules, symbols) = (text("id")?, text("kind")?, text("module")?, text("symbol")?);
+    // A search reads rows without their text (see `SEARCH_COLUMNS`): empty until `ChunkStore::texts`.
+    let texts = batch.column_by_name("text").map(|_| text("text")).transpose()?;
     let (starts, ends) = (number("line_start")?, number("line_end")?);
     // Hybrid results carry `_relevance_score` (higher is better); vector-only ones `_distance` (lower).
     let score = |row: usize| -> f32 {
@@ -671,7 +695,7 @@ fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
             symbol: (!symbols.is_null(row)).then(|| symbols.value(row).to_string()),
             line_start: starts.value(row),
             line_end: ends.value(row),
-            text: texts.value(row).to_string(),
+            text: texts.map(|texts| texts.value(row).to_string()).unwrap_or_default(),
             score: score(row),
         })
         .collect())

@@ -221,6 +221,29 @@ fn a_question_naming_what_the_code_lacks_is_declined() {
 }
 
 #[test]
+fn a_dotted_name_into_the_project_that_names_nothing_is_declined() {
+    // `shop.payments` is a package; nothing in the shop is called `refunds`, whatever the words find.
+    let answer = ask("How does shop.payments.refunds.issue_refund() retry failed charges?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert_eq!(answer["evidence"]["decision"]["kind"], "no_such_name", "{answer:#}");
+    assert_eq!(answer["evidence"]["decision"]["detail"], "shop/payments/__init__.py: refunds", "{answer:#}");
+    assert!(
+        text(&answer).contains("this code has no `refunds` under `shop/payments/__init__.py`"),
+        "{}",
+        text(&answer)
+    );
+    // A part that names something (a class, however it is reached) or a constant the code holds is not
+    // missing: searched as before.
+    for question in [
+        "How does shop.payments.PaymentGateway.charge_later() retry failed charges?",
+        "How does shop.payments.gateway.MAX_RETRIES.limit bound the retries of failed charges?",
+    ] {
+        let answer = ask(question);
+        assert_ne!(answer["evidence"]["decision"]["kind"], "no_such_name", "{question}: {answer:#}");
+    }
+}
+
+#[test]
 fn a_name_the_graph_lacks_but_the_code_has_is_searched_for() {
     // `MAX_RETRIES` is a constant, not a module or symbol of the graph: retrieval finds it.
     let answer = ask("Where is MAX_RETRIES used?");

@@ -120,6 +120,10 @@ pub enum Decision {
     BeyondTheCode,
     /// The model declined; the detail says which evidence weighed most against answering.
     WeakEvidence(String),
+    /// A dotted name of the question leads into a module of the index and then names nothing in the
+    /// code (`sympy.ml.autofit`: nothing is called `ml`); the detail is the module and the part,
+    /// `sympy/__init__.py: ml`. Declined whatever the words found: the thing asked about is not here.
+    NoSuchName(String),
 }
 
 /// The evidence of a retrieval for `question`, ranked with `ranking`.

@@ -574,7 +574,12 @@ pub fn weigh_evidence(
     decline: &DeclineSettings,
 ) -> Evidence {
     let (terms, features) = abstain::evidence(question, retrieval, ranking);
-    let (score, decision) = abstain::decide(&features, !retrieval.ranked.is_empty(), decline);
+    let (score, mut decision) = abstain::decide(&features, !retrieval.ranked.is_empty(), decline);
+    if let Some((module, part)) = retrieval.missing.first()
+        && decision != Decision::NoResults
+    {
+        decision = Decision::NoSuchName(format!("{module}: {part}"));
+    }
     Evidence { terms, features, score, decision }
 }
 
@@ -600,6 +605,11 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
     if let Some(what) = abstain::beyond_the_code(question) {
         return format!(
             "I don't know: this asks about {what}, which the code does not record. Ask about what the code does, for example where or how something is done."
+        );
+    }
+    if let (Decision::NoSuchName(_), Some((module, part))) = (&evidence.decision, retrieval.missing.first()) {
+        return format!(
+            "I don't know: this code has no `{part}` under `{module}`, and no module, folder, class or function anywhere is called `{part}`."
         );
     }
     if retrieval.query_words.is_empty() && retrieval.names.is_empty() {

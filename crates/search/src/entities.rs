@@ -166,6 +166,31 @@ impl<'b> EntityLinker<'b> {
         Vec::new()
     }
 
+    /// For a dotted name that leads into a module of the index and then names nothing it holds
+    /// (`sympy.ml.autofit`: `sympy` is the package, and no module, folder, class or function is
+    /// called `ml`): the module and the first part after it. `None` when the name resolves, when no
+    /// prefix of it is a module of the index, or when the part after the module names a module,
+    /// folder or symbol anywhere (a re-export or an attribute may still be found through it).
+    pub fn missing_under(&self, name: &str) -> Option<(String, String)> {
+        let name = name.trim().trim_end_matches("()");
+        let parts: Vec<&str> = name.split('.').collect();
+        if parts.len() < 2 || parts.iter().any(|part| part.is_empty()) || !self.exact(name).is_empty() {
+            return None;
+        }
+        let (module, cut) = (1..parts.len()).rev().find_map(|cut| {
+            let prefix = parts[..cut].join(".");
+            self.exact_module(&prefix, &prefix.to_lowercase()).map(|id| (id, cut))
+        })?;
+        let next = parts[cut];
+        let lower = next.to_lowercase();
+        let a_path_part =
+            self.bundle.nodes.keys().any(|id| id.split('/').any(|part| part.trim_end_matches(".py") == lower));
+        if a_path_part || self.symbol(next).is_some() {
+            return None;
+        }
+        Some((module, next.to_string()))
+    }
+
     /// The one module whose path ends with `/{word}` (`flaskr/auth.py` under `examples/tutorial/`).
     fn path_suffix(&self, word: &str) -> Option<String> {
         let suffix = format!("/{}", word.trim_start_matches('/'));

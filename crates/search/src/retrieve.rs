@@ -53,6 +53,9 @@ pub struct Retrieval {
     pub names: Vec<(String, Vec<String>)>,
     /// Code names of the question that no module defines, is, or mentions.
     pub unknown_names: Vec<String>,
+    /// Dotted names of the question that lead into a module of the index and then name nothing it
+    /// holds (`sympy.ml.autofit`): (the module's id, the part nothing is called).
+    pub missing: Vec<(String, String)>,
     /// What the import graph says about the modules the question names (module id, facts), added by
     /// the answerer when it understood names but not the whole question.
     pub graph_facts: Vec<(String, String)>,
@@ -65,6 +68,7 @@ pub struct Prepared {
     pub query_words: Vec<String>,
     pub names: Vec<(String, Vec<String>)>,
     pub unknown_names: Vec<String>,
+    pub missing: Vec<(String, String)>,
     /// The hybrid chunk search's hits, in its order.
     pub pool: Vec<Hit>,
     pub folders: Vec<String>,
@@ -110,7 +114,7 @@ fn prepare_with_pool(
     }
     let mut mentions = code_names(question);
     mentions.extend(defined_words(question, linker, &mentions));
-    let (names, unknown_names) = named_evidence(index, linker, &mentions, &position, &mut evidence);
+    let (names, unknown_names, missing) = named_evidence(index, linker, &mentions, &position, &mut evidence);
     let wants_tests = asks_about_tests(question);
     let max_pagerank = bundle.nodes.values().map(|n| n.pagerank).fold(0.0_f64, f64::max).max(f64::MIN_POSITIVE);
     let nodes: Vec<&strata_core::bundle::Node> = bundle.nodes.values().collect();
@@ -138,7 +142,7 @@ fn prepare_with_pool(
         }
     }
     let central = central_modules(bundle, N_CENTRAL);
-    Prepared { query, query_words, names, unknown_names, pool, folders, module_ids, central }
+    Prepared { query, query_words, names, unknown_names, missing, pool, folders, module_ids, central }
 }
 
 impl Prepared {
@@ -177,6 +181,7 @@ impl Prepared {
             ranked,
             names: self.names,
             unknown_names: self.unknown_names,
+            missing: self.missing,
             graph_facts: Vec::new(),
         }
     }
@@ -205,16 +210,21 @@ impl Retrieval {
 
 /// The code names of the question resolved: modules that are or define one (`named`, each name's
 /// weight shared among its modules) and modules whose code uses one (`mentioned`, IDF-weighted share
-/// of the names). Returns each name with the modules it denotes, and the names nothing holds.
+/// of the names). Returns each name with the modules it denotes, the names nothing holds, and of those
+/// the dotted ones that lead into a module and then name nothing anywhere in the code (see
+/// [`EntityLinker::missing_under`]; a part of three or more characters is also looked for as an
+/// identifier anywhere, so an attribute or a constant is not missing).
+type NamedEvidence = (Vec<(String, Vec<String>)>, Vec<String>, Vec<(String, String)>);
 fn named_evidence(
     index: &SearchIndex,
     linker: &EntityLinker<'_>,
     mentions: &[CodeName],
     position: &BTreeMap<&str, u32>,
     evidence: &mut ModuleEvidence,
-) -> (Vec<(String, Vec<String>)>, Vec<String>) {
+) -> NamedEvidence {
     let mut names = Vec::new();
     let mut unknown = Vec::new();
+    let mut missing = Vec::new();
     let mut used: Vec<(Vec<u32>, f32)> = Vec::new();
     let n = index.lexicon.n_modules() as f32;
     for mention in mentions {
@@ -239,6 +249,12 @@ fn named_evidence(
         };
         if modules.is_empty() && users.is_empty() {
             unknown.push(mention.text.clone());
+            if let Some((module, part)) = linker.missing_under(&mention.text) {
+                let lower = part.to_lowercase();
+                if lower.len() < 3 || index.lexicon.postings(&lower, Field::Ident).is_empty() {
+                    missing.push((module, part));
+                }
+            }
         }
         if !users.is_empty() {
             let idf = (1.0 + (n - users.len() as f32 + 0.5) / (users.len() as f32 + 0.5)).ln();
@@ -252,7 +268,7 @@ fn named_evidence(
             *evidence.mentioned.entry(m).or_default() += idf / mass;
         }
     }
-    (names, unknown)
+    (names, unknown, missing)
 }
 
 /// Plain words of the question that are, as written, the name of a class or function of the index

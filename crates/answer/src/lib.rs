@@ -386,13 +386,20 @@ impl Answerer<'_> {
         let mut evidence = weigh_evidence(question, &retrieval, ranking, decline);
         // A question about the import graph that names modules of the index, not read completely
         // ("what is `django.urls.conf` exposing publicly?"): the named modules' graph facts answer
-        // much of it whatever the words found, so weak word evidence does not decline it.
+        // much of it whatever the words found, so weak word evidence does not decline it. Unless it
+        // also names something no module holds ("the TOTP step in `django.contrib.auth`"): the graph
+        // facts of the module do not answer for that.
         let names_a_module = understood.linked.iter().any(|entity| {
             strata_core::text::is_code(&entity.mention)
                 && self.bundle.nodes.contains_key(&entity.id)
                 && !entities::is_top_level_package(self.bundle, &entity.id)
         });
-        if understood.about_the_graph && names_a_module && matches!(evidence.decision, Decision::WeakEvidence(_)) {
+        let names_the_absent = evidence.features.unseen_name > 0.0;
+        if understood.about_the_graph
+            && names_a_module
+            && !names_the_absent
+            && matches!(evidence.decision, Decision::WeakEvidence(_))
+        {
             evidence.decision = Decision::Answer;
         }
         if evidence.decision != Decision::Answer {

@@ -58,9 +58,15 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
             if let Some((store, catalog)) = &org
                 && answer.mode != strata_answer::Mode::Structural
             {
-                let (found, stats) =
-                    strata_answer::search_repositories(store, catalog, question, server.as_ref(), chat.as_ref())
-                        .await?;
+                let (found, stats) = strata_answer::search_repositories(
+                    &answerer,
+                    store,
+                    catalog,
+                    question,
+                    server.as_ref(),
+                    chat.as_ref(),
+                )
+                .await?;
                 searched = stats;
                 if let Some(found) = found {
                     answer = found;

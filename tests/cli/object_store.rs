@@ -90,7 +90,7 @@ fn start_moto(program: &Path) -> Option<S3Server> {
 /// One plain HTTP request; the status code, or `None` when the server cannot be reached. moto does
 /// not check signatures, only whose credentials a request names: objects strata wrote with the test's
 /// key can be replaced only by a request naming the same key.
-fn http(endpoint: &str, method: &str, path: &str, body: &[u8]) -> Option<u16> {
+pub(crate) fn http(endpoint: &str, method: &str, path: &str, body: &[u8]) -> Option<u16> {
     let address = endpoint.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use strata_core::org::Catalog;
 use strata_search::location::{CommitRetry, ObjectLocation, OrgStore, S3Settings};
 
-use crate::object_store::{S3Server, bucket, s3_server, strata_s3, succeeded};
+use crate::object_store::{S3Server, bucket, http, s3_server, strata_s3, succeeded};
 use crate::support::Repo;
 
 fn repo(files: &[(&str, &str)]) -> Repo {
@@ -339,4 +339,13 @@ fn a_question_about_code_in_a_large_organisation_is_searched_where_its_words_are
     // Words no repository holds: nothing is searched, and the organisation declines.
     let answer = ask_org(&server, &org, "Which module renders JavaScript in a headless browser?");
     assert_eq!(answer["mode"], "declined", "{answer}");
+    let none = "I don't know: the code of the 6 repositories this question can be about holds none of its words.";
+    assert_eq!(answer["answer"], none, "{answer}");
+    // A repository whose lexicon is damaged cannot be searched: left out, and the question declined,
+    // not an error.
+    let path = format!("/{bucket}/acme/{payments}/lexicon.parquet");
+    assert_eq!(http(&server.endpoint, "PUT", &path, b"not parquet").unwrap(), 200);
+    let answer = ask_org(&server, &org, "Where is a charge refunded through the gateway?");
+    assert_eq!(answer["mode"], "declined", "{answer}");
+    assert_eq!(answer["answer"], none, "payments was opened: {answer}");
 }

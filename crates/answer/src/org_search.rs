@@ -3,8 +3,8 @@
 //! spans repositories, so the search is in two steps: the candidate repositories are put in order,
 //! those the question names first, then the others ranked for the question on their lexicons
 //! ([`strata_search::route`]: one ranking across them, every term weighed by its rarity over all of
-//! them); then the first is searched, with its own ranking and decline, and answers under its
-//! repository's name, or declines.
+//! them); then the first is searched, with its own ranking and decline, and answers or declines under
+//! its repository's name.
 //!
 //! The order decides, not the answers' evidence: each repository's decline model scores its evidence
 //! against its own words, so a small repository's scores run higher than a large one's for the same
@@ -22,7 +22,7 @@ use strata_search::location::{IndexLocation, IoStats, OrgStore};
 
 use super::generate::ChatSettings;
 use super::loaded::LoadedIndex;
-use super::{Answer, Mode, under_repository};
+use super::{Answer, Answerer, under_repository};
 use futures::StreamExt;
 
 /// How many lexicons are read at once when ranking the repositories.
@@ -37,13 +37,14 @@ fn candidates(catalog: &Catalog, question: &str) -> Vec<String> {
     catalog.reading_for(&[question]).unwrap_or_else(|| catalog.repositories.keys().cloned().collect())
 }
 
-/// `question` searched across the organisation: its candidate repositories in order (those it names,
-/// then the others by their words), and the first searched. Its answer, its modules under the
-/// repository's name, with a note naming the repository searched and the next ones by their words;
-/// `None` when it declines or no candidate holds the question's words (the organisation's own reply
-/// stands). With what the search read through its own client (the lexicons are read through
-/// `store`'s, counted there).
+/// `question` searched across the organisation (`org`: the answerer of its joined graph): its
+/// candidate repositories in order (those it names, then the others by their words), and the first
+/// searched. Its answer or decline, its modules under the repository's name, with a note naming the
+/// repository searched and the next ones by their words; the organisation's decline when no candidate
+/// holds the question's words; `None` when there is no candidate. With what the search read through
+/// its own client (the lexicons are read through `store`'s, counted there).
 pub async fn search_repositories(
+    org: &Answerer<'_>,
     store: &OrgStore,
     catalog: &Catalog,
     question: &str,
@@ -55,14 +56,22 @@ pub async fn search_repositories(
     let rest: Vec<String> = candidates.iter().filter(|name| !named.contains(name)).cloned().collect();
     let mut order = named;
     order.extend(route(store, catalog, &rest, question).await);
-    let Some(first) = order.first() else { return Ok((None, IoStats::default())) };
+    let Some(first) = order.first() else {
+        let declined = (!candidates.is_empty()).then(|| {
+            let n = candidates.len();
+            let of = if n == 1 { format!("the repository {}", candidates[0]) } else { format!("the {n} repositories") };
+            org.declined(
+                question,
+                format!("I don't know: the code of {of} this question can be about holds none of its words."),
+                Vec::new(),
+            )
+        });
+        return Ok((declined, IoStats::default()));
+    };
     let location = IndexLocation::Object(store.index_location(&catalog.repositories[first].index));
     let index = LoadedIndex::open_at(&location, server).await?;
     let mut answer = index.answerer(chat).answer(question).await?;
     let stats = index.remote.as_ref().map(|remote| remote.take_stats()).unwrap_or_default();
-    if answer.mode == Mode::Declined {
-        return Ok((None, stats));
-    }
     under_repository(&mut answer, first);
     answer.notes.push(match candidates.len() {
         1 => format!("searched the code of {first}"),
@@ -76,8 +85,9 @@ pub async fn search_repositories(
 }
 
 /// `candidates` whose best module scores highest for the question on their lexicons, best first
-/// (ties in name order); one holding none of the question's words is left out. A repository whose
-/// lexicon cannot be read (an index written before lexicons) comes after those.
+/// (ties in name order); one holding none of the question's words is left out, and so is one whose
+/// lexicon cannot be read (a damaged index, or one written before lexicons: its search could not run
+/// either).
 async fn route(store: &OrgStore, catalog: &Catalog, candidates: &[String], question: &str) -> Vec<String> {
     let entries: Vec<(&String, &CatalogEntry)> =
         candidates.iter().filter_map(|name| Some((name, catalog.repositories.get(name)?))).collect();
@@ -98,6 +108,5 @@ async fn route(store: &OrgStore, catalog: &Catalog, candidates: &[String], quest
         .map(|((name, _), score)| (score, *name))
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    let unreadable = entries.iter().zip(&lexicons).filter(|(_, lexicon)| lexicon.is_none()).map(|((name, _), _)| *name);
-    ranked.into_iter().map(|(_, name)| name).chain(unreadable).cloned().collect()
+    ranked.into_iter().map(|(_, name)| name.clone()).collect()
 }

@@ -278,12 +278,14 @@ async fn answer_across_repositories(
     let reading = catalog.reading_for(&[question]);
     let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
     let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
-    let mut answer = index.answerer(None).answer(question).await?;
+    let answerer = index.answerer(None);
+    let mut answer = answerer.answer(question).await?;
     // Not about the import graph ("which repositories refresh OAuth tokens?"): the repositories' code,
     // answered without a model (the model allowance is per repository's thread; see `answer`).
     if answer.mode != Mode::Structural {
         let (found, _) =
-            strata_answer::search_repositories(&store, &catalog, question, settings.llm.as_ref(), None).await?;
+            strata_answer::search_repositories(&answerer, &store, &catalog, question, settings.llm.as_ref(), None)
+                .await?;
         if let Some(found) = found {
             answer = found;
         }

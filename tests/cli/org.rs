@@ -336,6 +336,12 @@ fn a_question_about_code_in_a_large_organisation_is_searched_where_its_words_are
     let output = strata_s3(&server, &["ask", "--index", &index, "--format", "json", "Where is a charge refunded?"]);
     let one_search = requests(&serde_json::from_str(&succeeded(&output, "strata ask --index")).unwrap());
     assert!(read < graph + 6 + one_search + one_search / 2, "{read} requests: graph {graph}, one search {one_search}");
+    // A question that names the repository is searched there, and the others' lexicons are not read
+    // (nor their graphs: nothing imports payments).
+    let named = ask_org(&server, &org, "Where does Payments refund a charge through the gateway?");
+    assert!(named["answer"].as_str().unwrap().starts_with("In **payments**: "), "{named}");
+    assert!(named["notes"].to_string().contains("searched the code of payments"), "{named}");
+    assert!(requests(&named) < read, "{} requests named, {read} by words", requests(&named));
     // Words no repository holds: nothing is searched, and the organisation declines.
     let answer = ask_org(&server, &org, "Which module renders JavaScript in a headless browser?");
     assert_eq!(answer["mode"], "declined", "{answer}");

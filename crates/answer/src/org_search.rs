@@ -1,7 +1,7 @@
 //! A question about code across an organisation's repositories (`ask --org`, and the bot with an
 //! organisation's store), searched in the repositories' own indexes, read in place. No chunk table
 //! spans repositories, so the search is in two steps: the candidate repositories are put in order,
-//! those the question names first, then the others ranked for the question on their lexicons
+//! those the question names, or when it names none, all of them ranked for the question on their lexicons
 //! ([`strata_search::route`]: one ranking across them, every term weighed by its rarity over all of
 //! them); then the first is searched, with its own ranking and decline, and answers or declines under
 //! its repository's name.
@@ -38,8 +38,8 @@ fn candidates(catalog: &Catalog, question: &str) -> Vec<String> {
 }
 
 /// `question` searched across the organisation (`org`: the answerer of its joined graph): its
-/// candidate repositories in order (those it names, then the others by their words), and the first
-/// searched. Its answer or decline, its modules under the repository's name, with a note naming the
+/// candidate repositories in order (those it names, or when it names none, all of them by their
+/// words), and the first searched. Its answer or decline, its modules under the repository's name, with a note naming the
 /// repository searched and the next ones by their words; the organisation's decline when no candidate
 /// holds the question's words; `None` when there is no candidate. With what the search read through
 /// its own client (the lexicons are read through `store`'s, counted there).
@@ -53,9 +53,9 @@ pub async fn search_repositories(
 ) -> Result<(Option<Answer>, IoStats)> {
     let candidates = candidates(catalog, question);
     let named: Vec<String> = catalog.named_in(question).into_iter().filter(|name| candidates.contains(name)).collect();
-    let rest: Vec<String> = candidates.iter().filter(|name| !named.contains(name)).cloned().collect();
-    let mut order = named;
-    order.extend(route(store, catalog, &rest, question).await);
+    // A question that names a repository is about it: the others' lexicons are not read.
+    let by_words = named.is_empty();
+    let order = if by_words { route(store, catalog, &candidates, question).await } else { named };
     let Some(first) = order.first() else {
         let declined = (!candidates.is_empty()).then(|| {
             let n = candidates.len();
@@ -75,11 +75,13 @@ pub async fn search_repositories(
     under_repository(&mut answer, first);
     answer.notes.push(match candidates.len() {
         1 => format!("searched the code of {first}"),
+        _ if !by_words => format!("searched the code of {first}, which the question names"),
         n => format!("searched the code of {first}: the first by their words of {n} repositories"),
     });
     let next: Vec<&str> = order.iter().skip(1).take(NEXT_NAMED).map(String::as_str).collect();
     if !next.is_empty() {
-        answer.notes.push(format!("next by their words: {}", next.join(", ")));
+        let how = if by_words { "next by their words" } else { "also named" };
+        answer.notes.push(format!("{how}: {}", next.join(", ")));
     }
     Ok((Some(answer), stats))
 }

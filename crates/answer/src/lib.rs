@@ -331,11 +331,10 @@ impl Answerer<'_> {
             None => None,
         };
         let ranking = self.ranking_settings();
-        let retrieval = match prepare(search, self.embedder, self.bundle, linker, question, chosen_folders).await {
+        let mut retrieval = match prepare(search, self.embedder, self.bundle, linker, question, chosen_folders).await {
             Ok(prepared) => prepared.finish(self.bundle, &ranking),
             Err(_) => return Ok(self.search_unavailable(question, SEARCH_DAMAGED)),
         };
-        let mut retrieval = retrieval;
         if retrieval.read_texts(search).await.is_err() {
             return Ok(self.search_unavailable(question, SEARCH_DAMAGED));
         }

@@ -208,13 +208,15 @@ impl Retrieval {
     }
 }
 
+/// What [`named_evidence`] finds: each name with its modules, the unknown names, and the missing parts.
+type NamedEvidence = (Vec<(String, Vec<String>)>, Vec<String>, Vec<(String, String)>);
+
 /// The code names of the question resolved: modules that are or define one (`named`, each name's
 /// weight shared among its modules) and modules whose code uses one (`mentioned`, IDF-weighted share
 /// of the names). Returns each name with the modules it denotes, the names nothing holds, and of those
 /// the dotted ones that lead into a module and then name nothing anywhere in the code (see
 /// [`EntityLinker::missing_under`]; a part of three or more characters is also looked for as an
 /// identifier anywhere, so an attribute or a constant is not missing).
-type NamedEvidence = (Vec<(String, Vec<String>)>, Vec<String>, Vec<(String, String)>);
 fn named_evidence(
     index: &SearchIndex,
     linker: &EntityLinker<'_>,

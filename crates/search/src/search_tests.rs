@@ -84,12 +84,18 @@ async fn same_search_both_ways(dir: &std::path::Path) {
     assert!(fused_compared >= 2, "only {fused_compared} questions without ties");
 }
 
-#[tokio::test]
-async fn the_search_through_the_vectors_file_is_lancedbs() {
+/// The search index of `TEXTS` written whole: its folder, chunks and their text hashes.
+async fn written() -> (tempfile::TempDir, Vec<Chunk>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let all = chunks(TEXTS);
     let hashes: Vec<String> = all.iter().map(|chunk| text_hash(&chunk.text)).collect();
     write_search_index(dir.path(), &all, &hashes, None, &HashingEmbedder).await.unwrap();
+    (dir, all, hashes)
+}
+
+#[tokio::test]
+async fn the_search_through_the_vectors_file_is_lancedbs() {
+    let (dir, all, hashes) = written().await;
     same_search_both_ways(dir.path()).await;
 
     // Updated in place: one chunk changed, one gone, one new; the file follows the table.
@@ -110,10 +116,7 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
 
 #[tokio::test]
 async fn the_search_reads_no_text_and_the_texts_asked_for_are_each_chunks_own() {
-    let dir = tempfile::tempdir().unwrap();
-    let all = chunks(TEXTS);
-    let hashes: Vec<String> = all.iter().map(|chunk| text_hash(&chunk.text)).collect();
-    write_search_index(dir.path(), &all, &hashes, None, &HashingEmbedder).await.unwrap();
+    let (dir, all, _) = written().await;
     let store = ChunkStore::open(dir.path()).await.unwrap();
     let vectors = VectorColumns::open(dir.path()).await.unwrap();
     let question = "how are cookies kept across requests";

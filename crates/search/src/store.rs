@@ -381,23 +381,11 @@ impl ChunkStore {
     /// The stored vector of each text hash in `hashes` that some row has.
     pub async fn vectors_by_text_hash(&self, hashes: &[&str]) -> Result<HashMap<String, Vec<f32>>> {
         let mut vectors = HashMap::new();
-        // Text hashes are hex digests, safe to inline in the predicate.
+        // Text hashes are hex digests: anything else is no row's.
         let hex_only: Vec<&str> =
             hashes.iter().copied().filter(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit())).collect();
-        for batch in hex_only.chunks(512) {
-            let quoted: Vec<String> = batch.iter().map(|hash| format!("'{hash}'")).collect();
-            let batches: Vec<RecordBatch> = self
-                .table
-                .query()
-                .only_if(format!("text_hash IN ({})", quoted.join(", ")))
-                .select(Select::Columns(vec!["text_hash".to_string(), "vector".to_string()]))
-                .execute()
-                .await?
-                .try_collect()
-                .await?;
-            for batch in &batches {
-                vectors.extend(keyed_vectors(batch, "text_hash")?);
-            }
+        for batch in &self.rows_where_in("text_hash", &hex_only, &["text_hash", "vector"]).await? {
+            vectors.extend(keyed_vectors(batch, "text_hash")?);
         }
         Ok(vectors)
     }
@@ -499,39 +487,33 @@ impl ChunkStore {
     /// The text of chunks `ids`, by id (an id the table does not hold is left out).
     pub async fn texts(&self, ids: &[&str]) -> Result<HashMap<String, String>> {
         let mut texts = HashMap::new();
-        for batch in ids.chunks(512) {
-            let batches: Vec<RecordBatch> = self
-                .table
-                .query()
-                .only_if(format!("id IN ({})", sql_strings(batch)))
-                .select(Select::Columns(vec!["id".to_string(), "text".to_string()]))
-                .execute()
-                .await?
-                .try_collect()
-                .await?;
-            for batch in &batches {
-                let (ids, text) = (string_column(batch, "id")?, string_column(batch, "text")?);
-                texts
-                    .extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
-            }
+        for batch in &self.rows_where_in("id", ids, &["id", "text"]).await? {
+            let (ids, text) = (string_column(batch, "id")?, string_column(batch, "text")?);
+            texts.extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
         }
         Ok(texts)
     }
 
     /// The rows of chunk `ids` without their text, by id.
     async fn rows_by_id(&self, ids: &[&str]) -> Result<HashMap<String, Hit>> {
-        let mut rows = HashMap::new();
-        for batch in ids.chunks(512) {
+        let batches = self.rows_where_in("id", ids, &SEARCH_COLUMNS).await?;
+        Ok(hits_in(&batches)?.into_iter().map(|hit| (hit.id.clone(), hit)).collect())
+    }
+
+    /// The rows whose `column` is one of `keys`, with `columns` only: one filtered query per 512 keys.
+    async fn rows_where_in(&self, column: &str, keys: &[&str], columns: &[&str]) -> Result<Vec<RecordBatch>> {
+        let mut rows = Vec::new();
+        for batch in keys.chunks(512) {
             let batches: Vec<RecordBatch> = self
                 .table
                 .query()
-                .only_if(format!("id IN ({})", sql_strings(batch)))
-                .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
+                .only_if(format!("{column} IN ({})", sql_strings(batch)))
+                .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
                 .execute()
                 .await?
                 .try_collect()
                 .await?;
-            rows.extend(hits_in(&batches)?.into_iter().map(|hit| (hit.id.clone(), hit)));
+            rows.extend(batches);
         }
         Ok(rows)
     }

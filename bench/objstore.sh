@@ -52,8 +52,8 @@ questions_django=(
   "Where are signals sent when a model is saved?"
 )
 
-printf '%-8s %10s %10s %10s %12s %12s %10s %14s %14s %8s\n' repo index_local index_s3 index_MB \
-  ask_p50_local ask_p50_s3 requests bytes_p50 bytes_max share
+printf '%-8s %10s %10s %10s %12s %12s %10s %14s %14s %8s %12s %12s\n' repo index_local index_s3 index_MB \
+  ask_p50_local ask_p50_s3 requests bytes_p50 bytes_max share structural retrieval
 for name in flask django; do
   case $name in
     flask) src="$corpus/flask-3.1.2"; questions=("${questions_flask[@]}") ;;
@@ -69,14 +69,18 @@ for name in flask django; do
     echo $(( $(now_ms) - start )) >>"$work/local.ms"
     start=$(now_ms); "$strata" ask --index "s3://bench/$name" --format json "$question" >"$work/answer.json"
     echo $(( $(now_ms) - start )) >>"$work/s3.ms"
-    jq -r '"\(.storage.requests) \(.storage.bytes_read)"' "$work/answer.json" >>"$work/reads"
+    jq -r '"\(.storage.requests) \(.storage.bytes_read) \(.mode)"' "$work/answer.json" >>"$work/reads"
   done
   requests=$(cut -d' ' -f1 "$work/reads" | p50)
   bytes=$(cut -d' ' -f2 "$work/reads" | p50)
   bytes_max=$(cut -d' ' -f2 "$work/reads" | sort -n | tail -1)
-  printf '%-8s %9.1fs %9.1fs %10.1f %10sms %10sms %10s %14s %14s %7.1f%%\n' "$name" \
+  # The share of the index a question reads, p50 over the questions the graph answers, then over
+  # those searched (a structural question reads no part of the search index).
+  share_of() { awk -v m="$1" '$3 == m { print $2 }' "$work/reads" | p50 | awk -v s="$size" '{ printf "%.1f%%", 100 * $1 / s }'; }
+  printf '%-8s %9.1fs %9.1fs %10.1f %10sms %10sms %10s %14s %14s %7.1f%% %12s %12s\n' "$name" \
     "$(echo "$local_ms / 1000" | bc -l)" "$(echo "$s3_ms / 1000" | bc -l)" "$(echo "$size / 1048576" | bc -l)" \
     "$(p50 <"$work/local.ms")" "$(p50 <"$work/s3.ms")" "$requests" "$bytes" "$bytes_max" \
-    "$(echo "100 * $bytes / $size" | bc -l)"
+    "$(echo "100 * $bytes / $size" | bc -l)" "$(share_of structural)" "$(share_of retrieval)"
 done
-echo "(index_MB: the local copy's size; requests and bytes: per question on s3, p50; share: bytes_p50 / index size)"
+echo "(index_MB: the local copy's size; requests and bytes: per question on s3, p50; share: bytes_p50 / index size;
+      structural, retrieval: the share's p50 over the questions of that mode)"

@@ -199,6 +199,11 @@ fn an_index_on_object_storage_answers_as_the_local_one_reading_a_part_of_it() {
         if question.starts_with("Where") || question.starts_with("How") {
             // Retrieval reads the chunk table after the index was opened: LanceDB's reads are counted.
             assert!(bytes > 0, "{question}: {storage}");
+        } else {
+            // The graph answers: the manifest and the bundle are read (by the first question, which opens
+            // the index), and nothing of the search index.
+            assert_eq!(local["mode"], "structural", "{question}");
+            assert!(requests <= 2, "{question}: {storage}");
         }
     }
 

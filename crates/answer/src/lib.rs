@@ -129,8 +129,9 @@ const SEARCH_DAMAGED: &str = "the search index is damaged (reading it failed)";
 pub struct Answerer<'a> {
     pub bundle: &'a Bundle,
     pub manifest: &'a Manifest,
-    /// The chunk table and lexicon, or why there are none (structural questions are still answered).
-    pub search: Result<&'a SearchIndex, &'a str>,
+    /// The chunk table and lexicon, or why there are none (structural questions are still answered),
+    /// opened when a question first needs them.
+    search: loaded::SearchSource<'a>,
     pub embedder: &'a dyn Embedder,
     pub chat: Option<&'a ChatSettings>,
 }
@@ -177,7 +178,7 @@ impl Answerer<'_> {
         linker: &EntityLinker<'_>,
     ) -> anyhow::Result<Answer> {
         let question = question.trim();
-        let (understood, mut notes) = match self.route_understood(question, understood) {
+        let (understood, mut notes) = match self.route_understood(question, understood).await {
             Route::Answered(answer) => return Ok(*answer),
             Route::Search { understood, notes } => (understood, notes),
         };
@@ -231,11 +232,11 @@ impl Answerer<'_> {
     /// Everything a question goes through before the search: the checks, the understanding, exact
     /// answers from the graph, and names nothing holds. The fit (`strata eval fit`) routes questions
     /// the same way.
-    pub fn route(&self, question: &str, linker: &EntityLinker<'_>) -> Route {
-        self.route_understood(question, understand::understand(question.trim(), linker))
+    pub async fn route(&self, question: &str, linker: &EntityLinker<'_>) -> Route {
+        self.route_understood(question, understand::understand(question.trim(), linker)).await
     }
 
-    fn route_understood(&self, question: &str, understood: understand::Understanding) -> Route {
+    async fn route_understood(&self, question: &str, understood: understand::Understanding) -> Route {
         let question = question.trim();
         let mut understood = understood;
         if question.is_empty() {
@@ -269,7 +270,7 @@ impl Answerer<'_> {
         // name no code holds, when it is all the question names, is declined with suggestions.
         let mut notes = Vec::new();
         if let Some(name) = &understood.unknown {
-            let in_code = self.search.is_ok_and(|search| mentioned_in_code(search, name));
+            let in_code = self.search.get().await.is_ok_and(|search| mentioned_in_code(search, name));
             if in_code {
                 notes.push(format!(
                     "`{name}` is not a module, file or symbol of the import graph; answered from the code that mentions it"
@@ -309,7 +310,7 @@ impl Answerer<'_> {
         linker: &EntityLinker<'_>,
         model_calls: &mut usize,
     ) -> anyhow::Result<Answer> {
-        let search = match self.search {
+        let search = match self.search.get().await {
             Ok(search) => search,
             Err(problem) => return Ok(self.search_unavailable(question, problem)),
         };
@@ -445,7 +446,7 @@ impl Answerer<'_> {
 
     /// The search for a routed question, done once (the fit ranks it many times).
     pub async fn prepare(&self, question: &str, linker: &EntityLinker<'_>) -> anyhow::Result<Prepared> {
-        let search = self.search.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        let search = self.search.get().await.map_err(|problem| anyhow::anyhow!("{problem}"))?;
         prepare(search, self.embedder, self.bundle, linker, question.trim(), None).await
     }
 
@@ -554,7 +555,7 @@ struct RetrievalSearch<'a> {
 impl tools::CodeSearch for RetrievalSearch<'_> {
     async fn search(&self, query: &str) -> anyhow::Result<(String, Vec<String>)> {
         let answerer = self.answerer;
-        let search = answerer.search.map_err(|problem| anyhow::anyhow!("{problem}"))?;
+        let search = answerer.search.get().await.map_err(|problem| anyhow::anyhow!("{problem}"))?;
         let prepared = prepare(search, answerer.embedder, answerer.bundle, self.linker, query, None).await?;
         let mut found = prepared.finish(answerer.bundle, &answerer.ranking_settings());
         found.read_texts(search).await?;

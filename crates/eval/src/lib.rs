@@ -87,8 +87,8 @@ pub async fn run_eval(request: &EvalRequest<'_>) -> Result<EvalReport> {
     });
     let chunk_texts: HashMap<String, String> = if judge.is_some() {
         index
-            .search
-            .as_ref()
+            .search()
+            .await
             .map_err(|problem| anyhow::anyhow!("{problem}"))?
             .store
             .all_chunks()

@@ -223,7 +223,7 @@ async fn load(sets: &[FitSet]) -> Result<Vec<Repo>> {
                 line.id,
                 set.questions.display()
             );
-            let outcome = match answerer.route(&line.question, &linker) {
+            let outcome = match answerer.route(&line.question, &linker).await {
                 Route::Answered(answer) => Outcome::Fixed(answer),
                 Route::Search { understood, .. } => {
                     let prepared = answerer.prepare(&line.question, &linker).await?;

@@ -205,6 +205,8 @@ fn unanswerable_questions_are_declined_saying_what_was_searched() {
     assert_eq!(answer["mode"], "declined", "{answer:#}");
     assert!(text(&answer).contains("I searched"), "{}", text(&answer));
     assert!(answer["citations"].as_array().unwrap().is_empty());
+    // The words it names are the question's, not the index's stems (`airspe`, `veloc`, `unladen`).
+    assert!(text(&answer).contains("`velocity`") && !text(&answer).contains("`veloc`"), "{}", text(&answer));
 }
 
 #[test]

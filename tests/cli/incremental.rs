@@ -170,6 +170,33 @@ fn a_damaged_previous_table_is_rebuilt_from_every_file() {
 }
 
 #[test]
+fn a_damaged_file_of_the_previous_table_is_rewritten_when_no_row_changes() {
+    let repo = Repo::git("shop");
+    let full = index(repo.path(), &[]);
+    // The table opens (its manifest is fine) and nothing changed since, so no row would be touched:
+    // one file of the full-text index damaged, or one data file.
+    let in_index = |table: &std::path::Path| {
+        let indices = std::fs::read_dir(table.join("_indices")).unwrap();
+        indices.map(|entry| entry.unwrap().path().join("part_0_invert.lance")).find(|path| path.is_file()).unwrap()
+    };
+    let in_data =
+        |table: &std::path::Path| std::fs::read_dir(table.join("data")).unwrap().next().unwrap().unwrap().path();
+    let choices: [&dyn Fn(&std::path::Path) -> std::path::PathBuf; 2] = [&in_index, &in_data];
+    for damaged_file in choices {
+        let old = index(repo.path(), &[]);
+        std::fs::write(damaged_file(&old.dir.join("lancedb/chunks.lance")), b"not lance").unwrap();
+        let rebuilt = index_with_previous(&repo, &old);
+        assert_eq!(rebuilt.report["previous"], "used", "{:#}", rebuilt.report);
+        let warnings = rebuilt.report["warnings"].to_string();
+        assert!(warnings.contains("could not update the previous search table in place"), "{warnings}");
+        let output = strata(&["ask", "--index", rebuilt.dir.to_str().unwrap(), "How is the cart total calculated?"]);
+        let answer = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success() && !answer.contains("damaged"), "{answer}");
+        assert_eq!(table_rows(&rebuilt.dir), table_rows(&full.dir));
+    }
+}
+
+#[test]
 fn missing_chunk_hashes_rewrite_the_table_keeping_vectors_found_by_their_text() {
     let (repo, first) = two_commits();
     let old = index(repo.path(), &["--rev", &first]);

@@ -35,6 +35,7 @@ use serde::Serialize;
 use abstain::{Decision, Evidence};
 
 use strata_core::bundle::{Bundle, DeclineSettings, Manifest, RankingSettings, fitted_decline, fitted_ranking};
+use strata_core::text::content_terms;
 use strata_search::SearchIndex;
 use strata_search::embed::Embedder;
 use strata_search::entities::EntityLinker;
@@ -627,16 +628,23 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
     } else {
         retrieval.query_words.join(", ")
     };
-    let unseen: Vec<&str> =
-        evidence.terms.iter().filter(|t| t.modules == 0 && !t.discourse).map(|t| t.word.as_str()).collect();
+    // The terms are stems (`defin`): people read the word the question wrote (`defined`).
+    let as_written = |term: &str| -> String {
+        let written = retrieval.query_words.iter().find(|word| content_terms(word).iter().any(|t| t == term));
+        written.map_or_else(|| term.to_string(), |word| word.to_lowercase())
+    };
+    let unseen: Vec<String> =
+        evidence.terms.iter().filter(|t| t.modules == 0 && !t.discourse).map(|t| as_written(&t.word)).collect();
+    let unseen: Vec<&str> = distinct(&unseen);
     let unknown: Vec<&str> = retrieval.unknown_names.iter().map(String::as_str).collect();
     let why = if !unknown.is_empty() {
         format!(" No code in the index defines or uses {}.", quoted(&unknown))
     } else if !unseen.is_empty() {
         format!(" No module mentions {}.", quoted(&unseen))
     } else {
-        let missing: Vec<&str> =
-            evidence.terms.iter().filter(|t| !t.in_context && !t.discourse).map(|t| t.word.as_str()).collect();
+        let missing: Vec<String> =
+            evidence.terms.iter().filter(|t| !t.in_context && !t.discourse).map(|t| as_written(&t.word)).collect();
+        let missing: Vec<&str> = distinct(&missing);
         if missing.is_empty() {
             " The best matches hold the words but not together in one place.".to_string()
         } else {
@@ -646,6 +654,12 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
     format!(
         "I don't know: the index has no code that clearly answers this. I searched the code of {n_modules} modules for: {searched}.{why}"
     )
+}
+
+/// Each word once, in the order first seen (two stems of `max_retries` name one word).
+fn distinct(words: &[String]) -> Vec<&str> {
+    let mut seen = std::collections::BTreeSet::new();
+    words.iter().map(String::as_str).filter(|word| seen.insert(*word)).collect()
 }
 
 fn context_items(retrieval: &Retrieval) -> Vec<ContextItem> {

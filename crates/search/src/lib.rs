@@ -168,6 +168,7 @@ pub async fn update_search_index(
 ) -> Result<SearchIndexStats> {
     let clock = Instant::now();
     let previous_store = store::ChunkStore::open(previous.index_dir).await?;
+    previous_store.verify().await?;
     let mut hashes: BTreeMap<String, String> = BTreeMap::new();
     for id in kept {
         let hash = previous.hashes.get(*id).with_context(|| format!("the previous manifest has no chunk {id}"))?;

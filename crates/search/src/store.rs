@@ -356,6 +356,28 @@ impl ChunkStore {
         Ok(ChunkStore { table })
     }
 
+    /// Reads every data file (each row's id and text hash) and the full-text index (one query):
+    /// opening reads only the table's manifest, so a damaged file would otherwise show at a question,
+    /// or never for an incremental run that changes no row.
+    pub async fn verify(&self) -> Result<()> {
+        let columns = Select::Columns(vec!["id".to_string(), "text_hash".to_string()]);
+        let batches: Vec<RecordBatch> = self
+            .table
+            .query()
+            .select(columns)
+            .execute()
+            .await?
+            .try_collect()
+            .await
+            .context("a data file is damaged")?;
+        let (rows, counted) = (batches.iter().map(RecordBatch::num_rows).sum::<usize>(), self.count().await?);
+        anyhow::ensure!(rows == counted, "the chunk table lists {counted} rows and holds {rows}");
+        if counted > 0 {
+            self.text_search("import", 1).await.context("the full-text index is damaged")?;
+        }
+        Ok(())
+    }
+
     pub async fn count(&self) -> Result<usize> {
         Ok(self.table.count_rows(None).await?)
     }

@@ -48,6 +48,13 @@ impl IndexLocation {
         if bucket.is_empty() {
             bail!("{text} names no bucket; write s3://BUCKET/PREFIX");
         }
+        // Rules every S3-compatible store shares; otherwise the server's own error comes after retries.
+        if !bucket.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.') {
+            bail!("{text}: a bucket name has only lower-case letters, digits, `-` and `.`");
+        }
+        if let Some(c) = prefix.chars().find(|&c| c == '?' || c == '#' || c.is_control()) {
+            bail!("{text}: {c:?} is not taken in an object-store URL (no query or fragment); write s3://BUCKET/PREFIX");
+        }
         let parts: Vec<&str> = prefix.split('/').filter(|part| !part.is_empty()).collect();
         if parts.iter().any(|part| *part == "." || *part == "..") {
             bail!("{text}: `.` and `..` are not allowed in an object-store prefix");
@@ -114,7 +121,15 @@ mod tests {
 
     #[test]
     fn bad_urls_are_refused_with_a_reason() {
-        for text in ["s3://", "s3:///prefix", "gs://bucket/x", "s3://bucket/../x"] {
+        for text in [
+            "s3://",
+            "s3:///prefix",
+            "gs://bucket/x",
+            "s3://bucket/../x",
+            "s3://My_Bucket/x",
+            "s3://b/x?y=1",
+            "s3://b/x#f",
+        ] {
             let error = IndexLocation::parse(text).unwrap_err().to_string();
             assert!(error.contains(text), "{error}");
         }

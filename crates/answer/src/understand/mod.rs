@@ -246,6 +246,17 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         reading.constructions.extend(clause.constructions());
         reading.record(outcome, &clause);
     }
+    conclude(reading, question, &hits, linked, refers_back)
+}
+
+/// The understanding once every clause is read: sure or not, with its parts merged.
+fn conclude(
+    reading: Reading,
+    question: &str,
+    hits: &[Hit],
+    linked: Vec<Entity>,
+    refers_back: Option<(usize, usize)>,
+) -> Understanding {
     let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, .. } = reading;
     let change = change::read(question);
     if change.is_some() {

@@ -223,6 +223,29 @@ fn a_question_naming_what_the_code_lacks_is_declined() {
 }
 
 #[test]
+fn a_name_with_a_version_is_known_by_its_number() {
+    // `HTTP/2` and `HTTP/3` split into words are both `http`: the code writes the one it has as
+    // `http2`, inside identifiers.
+    let files = [
+        ("net/__init__.py", ""),
+        (
+            "net/transport.py",
+            "\"\"\"Transports.\"\"\"\n\n\nclass HTTPTransport:\n    def __init__(self, http2=False, retries=0):\n        self.http2 = http2\n\n    def handle_request(self, request):\n        \"\"\"Send the request over HTTP.\"\"\"\n        return request\n",
+        ),
+        (
+            "net/client.py",
+            "from net.transport import HTTPTransport\n\n\nclass Client:\n    def send(self, request):\n        return HTTPTransport().handle_request(request)\n",
+        ),
+    ];
+    let answer = ask_repo(&files, "Which transport speaks HTTP/2?");
+    assert_eq!(answer["mode"], "retrieval", "{answer:#}");
+    assert_eq!(cited(&answer)[0], "net/transport.py", "{answer:#}");
+    let answer = ask_repo(&files, "Which transport speaks HTTP/3?");
+    assert_eq!(answer["mode"], "declined", "{answer:#}");
+    assert!(text(&answer).contains("`HTTP/3`"), "{}", text(&answer));
+}
+
+#[test]
 fn a_dotted_name_into_the_project_that_names_nothing_is_declined() {
     // `shop.payments` is a package; nothing in the shop is called `refunds`, whatever the words find.
     let answer = ask("How does shop.payments.refunds.issue_refund() retry failed charges?");

@@ -630,7 +630,9 @@ fn decline_reason(question: &str, evidence: &Evidence, retrieval: &Retrieval, n_
     };
     // The terms are stems (`defin`): people read the word the question wrote (`defined`).
     let as_written = |term: &str| -> String {
-        let written = retrieval.query_words.iter().find(|word| content_terms(word).iter().any(|t| t == term));
+        let written = retrieval.query_words.iter().find(|word| {
+            content_terms(word).iter().chain(&strata_core::text::versioned_names(word)).any(|t| t == term)
+        });
         written.map_or_else(|| term.to_string(), |word| word.to_lowercase())
     };
     let unseen: Vec<String> =

@@ -15,10 +15,12 @@ use std::collections::BTreeMap;
 
 use strata_core::bundle::RankingSettings;
 
-use super::lexicon::{Lexicon, WORD_FIELDS};
+use super::lexicon::{Field, Lexicon, WORD_FIELDS};
 
 /// The reciprocal-rank constant of the chunk evidence: the best chunk scores 1, the 10th 0.5.
 const CHUNK_RRF_K: f32 = 10.0;
+/// The place of `Field::Code` in a candidate's counts (the order of `WORD_FIELDS`).
+const CODE_SLOT: usize = 4;
 
 /// One term of a question.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +114,17 @@ impl Query {
                     for (module, count) in lexicon.postings(form, *field) {
                         let row = counts.entry(module).or_insert_with(|| vec![[0; 5]; unique.len()]);
                         row[t][f] = row[t][f].saturating_add(u16::try_from(count).unwrap_or(u16::MAX));
+                        holders.push(module);
+                    }
+                }
+            }
+            // A name with its number (`http2`, `oauth2`) is no word of any word field, which split it
+            // (`http`): the identifiers holding it are the code's uses of it, counted as code words.
+            if holders.is_empty() && is_versioned(term) {
+                for identifier in lexicon.identifiers_containing(term) {
+                    for (module, count) in lexicon.postings(identifier, Field::Ident) {
+                        let row = counts.entry(module).or_insert_with(|| vec![[0; 5]; unique.len()]);
+                        row[t][CODE_SLOT] = row[t][CODE_SLOT].saturating_add(u16::try_from(count).unwrap_or(u16::MAX));
                         holders.push(module);
                     }
                 }
@@ -276,6 +289,12 @@ pub fn rank(query: &Query, settings: &RankingSettings) -> Vec<(usize, f32)> {
 /// The terms of the index that are another form of `term`, a stem no module holds: they share all
 /// but its last three characters (at least five), and are at most two characters longer
 /// (`convers` of "conversion" → `convert`, `registr` → `regist`; not `redis` → `redistribut`).
+/// Letters then digits (`http2`): a term of [`strata_core::text::versioned_names`].
+fn is_versioned(term: &str) -> bool {
+    let letters = term.trim_end_matches(|c: char| c.is_ascii_digit());
+    letters.len() < term.len() && letters.len() >= 2 && letters.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 pub fn other_forms(lexicon: &Lexicon, term: &str) -> Vec<String> {
     let chars: Vec<char> = term.chars().collect();
     if chars.len() < 5 || !term.is_ascii() {

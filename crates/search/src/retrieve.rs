@@ -20,6 +20,7 @@ use super::store::Hit;
 use strata_core::bundle::{Bundle, RankingSettings};
 use strata_core::text::{
     CodeName, NameShape, code_names, content_terms, is_content_word, is_discourse, question_terms, split_words, stem,
+    versioned_names,
 };
 
 /// How many of the most central modules are added to the context after the retrieved ones.
@@ -244,7 +245,18 @@ fn named_evidence(
             }
         }
         let last = last_identifier(&mention.text);
-        let users: Vec<u32> = if last.len() >= 3 {
+        let users: Vec<u32> = if let [glued] = versioned_names(&mention.text).as_slice() {
+            // `HTTP/2` is no path: the code writes it `http2`, inside identifiers (`http2`, `HTTP2Connection`).
+            let identifiers = index.lexicon.identifiers_containing(glued);
+            let mut users: Vec<u32> = identifiers
+                .iter()
+                .flat_map(|identifier| index.lexicon.postings(identifier, Field::Ident))
+                .map(|(m, _)| m)
+                .collect();
+            users.sort_unstable();
+            users.dedup();
+            users
+        } else if last.len() >= 3 {
             index.lexicon.postings(&last, Field::Ident).into_iter().map(|(m, _)| m).collect()
         } else {
             Vec::new()

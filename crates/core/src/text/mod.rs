@@ -10,4 +10,6 @@ mod names;
 mod words;
 
 pub use names::{CodeName, NameShape, code_names, is_code, written_as_names};
-pub use words::{content_terms, is_content_word, is_discourse, is_stop_word, question_terms, split_words, stem};
+pub use words::{
+    content_terms, is_content_word, is_discourse, is_stop_word, question_terms, split_words, stem, versioned_names,
+};

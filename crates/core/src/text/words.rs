@@ -241,7 +241,7 @@ pub fn is_discourse(word: &str) -> bool {
 }
 
 /// A question's content terms, each once, in order, with whether every word it came from frames the
-/// question rather than names its topic (see [`is_discourse`]).
+/// question rather than names its topic (see [`is_discourse`]); then its [`versioned_names`].
 pub fn question_terms(text: &str) -> Vec<(String, bool)> {
     let mut terms: Vec<(String, bool)> = Vec::new();
     for word in split_words(text).into_iter().filter(|word| is_content_word(word)) {
@@ -251,12 +251,52 @@ pub fn question_terms(text: &str) -> Vec<(String, bool)> {
             None => terms.push((term, discourse)),
         }
     }
+    for name in versioned_names(text) {
+        if !terms.iter().any(|(seen, _)| *seen == name) {
+            terms.push((name, false));
+        }
+    }
     terms
+}
+
+/// The names of `text` written with their version or number (`HTTP/2`, `HTTP/1.1`, `OAuth2`, `IPv6`,
+/// `base64`), glued as code writes them (`http2`, `http1`, `oauth2`, `ipv6`, `base64`): split into
+/// words the number is lost, and `HTTP/2` and `HTTP/3` would be one topic. Two or more letters, an
+/// optional `/`, then digits (a minor version after a dot is left out); a hyphen (`UTF-8`) is not
+/// taken, since code writes those in strings.
+pub fn versioned_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for token in text.split_whitespace() {
+        let token = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let letters = token.len() - token.trim_start_matches(|c: char| c.is_ascii_alphabetic()).len();
+        let rest = &token[letters..];
+        let rest = rest.strip_prefix('/').unwrap_or(rest);
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let minor = rest[digits..]
+            .strip_prefix('.')
+            .is_none_or(|minor| !minor.is_empty() && minor.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+        if letters >= 2 && digits >= 1 && minor && (digits == rest.len() || rest[digits..].starts_with('.')) {
+            let name = format!("{}{}", token[..letters].to_ascii_lowercase(), &rest[..digits]);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_keep_their_version() {
+        let question = "Does it speak HTTP/2 or HTTP/1.1, OAuth2, IPv6 and base64, not UTF-8, S3, v2 or 3.5?";
+        assert_eq!(versioned_names(question), ["http2", "http1", "oauth2", "ipv6", "base64"]);
+        assert!(versioned_names("HTTP/2.x OAuth2Session http/ 2 x509").is_empty());
+        let terms: Vec<String> = question_terms("Where is HTTP/3?").into_iter().map(|(term, _)| term).collect();
+        assert_eq!(terms, ["http", "http3"]);
+    }
 
     #[test]
     fn identifiers_split_at_case_digits_and_punctuation() {

@@ -119,6 +119,16 @@ impl Lexicon {
         modules.len()
     }
 
+    /// The whole identifiers (`Field::Ident`) that contain `part`, in order (a scan of every term:
+    /// for the rare question term that no word field can hold, a name with its number).
+    pub fn identifiers_containing(&self, part: &str) -> Vec<&str> {
+        (0..self.terms.len())
+            .filter(|&row| self.fields.value(row) == Field::Ident as u8)
+            .map(|row| self.terms.value(row))
+            .filter(|term| term.contains(part))
+            .collect()
+    }
+
     /// The terms of the index that start with `prefix`, each once, in order.
     pub fn terms_with_prefix(&self, prefix: &str) -> Vec<&str> {
         let (mut low, mut high) = (0, self.terms.len());

@@ -248,6 +248,11 @@ fn cycles_leaves_definitions_exports() {
     }
     assert!(!parse("Are shop.cart and shop.models in import cycles?").complete());
     assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
+    // An arrow between two names goes from the one to the other.
+    assert_eq!(part("trace imports shop.cart -> shop.models").relation, Relation::Reach);
+    // Chat drops the apostrophe: "dont" is "don't", but "lets" is not "let's".
+    assert_eq!(part("which modules dont import anything").relation, Relation::Leaves);
+    assert_eq!(part("whats the most imported module if tests dont count").relation, Relation::MostImported);
     assert_eq!(part("Which modules are imported by nothing?").relation, Relation::Roots);
     let defined = part("Where's PriceRule declared?");
     assert_eq!((defined.relation, defined.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));

@@ -1,4 +1,4 @@
-//! Splitting a question into words with their byte spans: contractions expanded, possessives cut,
+//! Splitting a question into words with their byte spans: contractions expanded, arrows read as "to", possessives cut,
 //! hyphenated English split, and code-like tokens (`flask/app.py`, `flask.json.tag`, `url_for`,
 //! `` `x` ``, `ExecutionEngine`) kept whole and marked, because only those are module or symbol names
 //! for sure (the one rule for that is `strata_core::text::is_code`).
@@ -119,6 +119,13 @@ fn split_words(question: &str) -> Vec<Word> {
     out
 }
 
+/// A contraction as chat writes it without its apostrophe (`dont`, `isnt`, `whats`): only the
+/// negations and the "'s" of question words, which spell no other word (`lets`, `id`, `im` do).
+fn unmarked(contraction: &str) -> Option<String> {
+    let negation_or_is = contraction.ends_with("n't") || (contraction.ends_with("'s") && contraction != "let's");
+    negation_or_is.then(|| contraction.replace('\'', ""))
+}
+
 fn boundary_follows(question: &str, at: usize) -> bool {
     question[at..].trim_start().starts_with([';', '?', ':', '!', '.'])
 }
@@ -143,10 +150,17 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
         }
         return;
     }
+    // Chat's arrow between two names ("trace imports A -> B"): from the one to the other.
+    if ["->", "-->", "→", "⟶", "=>"].contains(&raw) {
+        out.push(plain("to", start, end, false));
+        return;
+    }
     let start = start + trimmed_start;
     let inner = inner.replace(['’', '‘'], "'");
     let lower = inner.to_lowercase();
-    if let Some((_, parts)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
+    if let Some((_, parts)) =
+        CONTRACTIONS.iter().find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str()))
+    {
         let count = parts.len();
         for (i, part) in parts.iter().enumerate() {
             let mut word = plain(part, start, start + inner.len(), boundary_after && i + 1 == count);

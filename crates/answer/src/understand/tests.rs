@@ -101,6 +101,8 @@ fn leaving_the_indirect_ones_out_is_direct() {
         "Which modules import shop.pricing, not counting indirect usage?",
         "which modules depend on shop.pricing, ignoring transitive ones",
         "What depends on shop.pricing without going through another module?",
+        // Chat's "w/o" is "without".
+        "what depends on shop.pricing w/o going through another module",
     ] {
         assert_eq!(part(question).relation, Relation::Importers, "{question}");
     }

@@ -49,6 +49,8 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("i'd", &["i", "would"]),
     ("i'm", &["i", "am"]),
     ("let's", &["let", "us"]),
+    ("w/o", &["without"]),
+    ("w/", &["with"]),
 ];
 
 /// The words of `question`, in order.

@@ -250,6 +250,10 @@ fn cycles_leaves_definitions_exports() {
     }
     assert!(!parse("Are shop.cart and shop.models in import cycles?").complete());
     assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
+    // "them" after the verb is every name before it.
+    let each = parse("for shop.cart and for shop.models, the modules that import them directly");
+    assert!(each.complete(), "{:?}", each.unsure);
+    assert!(each.parts.iter().all(|p| p.relation == Relation::Importers), "{:?}", each.parts);
     // An arrow between two names goes from the one to the other.
     assert_eq!(part("trace imports shop.cart -> shop.models").relation, Relation::Reach);
     // Chat drops the apostrophe: "dont" is "don't", but "lets" is not "let's".

@@ -173,11 +173,11 @@ impl Clause<'_> {
         });
         match primary.cue {
             Cue::Verb(_) => {
-                // "Is X dead code, or does something import it?": the pronoun after the verb is X.
-                let object_pronoun = names.len() == 1
-                    && primary.end < self.end
-                    && matches!(self.lower(primary.end), "it" | "them")
-                    && mention.index < primary.start;
+                // "Is X dead code, or does something import it?": the pronoun after the verb is X; "for A
+                // and for B, the modules that import them": "them" is both.
+                let pronoun = if primary.end < self.end { self.lower(primary.end) } else { "" };
+                let object_pronoun =
+                    (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && mention.index < primary.start;
                 if object_pronoun {
                     Role::To
                 } else if before {

@@ -115,7 +115,12 @@ fn split_words(question: &str) -> Vec<Word> {
             continue;
         }
         let end = question[at..].find(|c: char| c.is_whitespace() || c == '`').map_or(question.len(), |i| at + i);
-        push_token(&mut out, question, at, end);
+        // Chat's arrow between two names ("trace imports A -> B"): from the one to the other.
+        if ["->", "-->", "→", "⟶", "=>"].contains(&&question[at..end]) {
+            out.push(plain("to", at, end, false));
+        } else {
+            push_token(&mut out, question, at, end);
+        }
         at = end;
     }
     out
@@ -150,11 +155,6 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
             last.boundary_after |= boundary_after;
             last.comma_after |= comma_after;
         }
-        return;
-    }
-    // Chat's arrow between two names ("trace imports A -> B"): from the one to the other.
-    if ["->", "-->", "→", "⟶", "=>"].contains(&raw) {
-        out.push(plain("to", start, end, false));
         return;
     }
     let start = start + trimmed_start;

@@ -49,8 +49,6 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("i'd", &["i", "would"]),
     ("i'm", &["i", "am"]),
     ("let's", &["let", "us"]),
-    ("w/o", &["without"]),
-    ("w/", &["with"]),
 ];
 
 /// The words of `question`, in order.

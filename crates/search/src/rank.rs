@@ -286,15 +286,15 @@ pub fn rank(query: &Query, settings: &RankingSettings) -> Vec<(usize, f32)> {
     scored
 }
 
-/// The terms of the index that are another form of `term`, a stem no module holds: they share all
-/// but its last three characters (at least five), and are at most two characters longer
-/// (`convers` of "conversion" → `convert`, `registr` → `regist`; not `redis` → `redistribut`).
 /// Letters then digits (`http2`): a term of [`strata_core::text::versioned_names`].
 fn is_versioned(term: &str) -> bool {
     let letters = term.trim_end_matches(|c: char| c.is_ascii_digit());
     letters.len() < term.len() && letters.len() >= 2 && letters.bytes().all(|b| b.is_ascii_lowercase())
 }
 
+/// The terms of the index that are another form of `term`, a stem no module holds: they share all
+/// but its last three characters (at least five), and are at most two characters longer
+/// (`convers` of "conversion" → `convert`, `registr` → `regist`; not `redis` → `redistribut`).
 pub fn other_forms(lexicon: &Lexicon, term: &str) -> Vec<String> {
     let chars: Vec<char> = term.chars().collect();
     if chars.len() < 5 || !term.is_ascii() {

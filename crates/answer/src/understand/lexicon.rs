@@ -281,8 +281,10 @@ fn phrase_at(words: &[Word], at: usize, parts: &[&str]) -> Option<(usize, bool)>
 
 /// "pulled in through its imports", "via their dependencies": reaching through the imports of the
 /// modules themselves is transitive. "through an import", "via imports" only say by what means one
-/// module reaches another: a manner, not a second relation.
+/// module reaches another: a manner, not a second relation; and so does "through its imports" when
+/// the question says "directly" ("which modules does X directly depend on through its imports?").
 fn through_imports(words: &[Word], hits: &mut [Hit]) {
+    let said_direct = hits.iter().any(|h| h.cue == Cue::Direct);
     for at in 0..words.len() {
         if !matches!(words[at].lower.as_str(), "through" | "via") || words[at].boundary_after || words[at].comma_after {
             continue;
@@ -297,7 +299,7 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
         }
         let Some(hit) = hits.iter_mut().find(|h| h.start == next) else { continue };
         if matches!(hit.cue, Cue::Verb(_) | Cue::NounOut(_) | Cue::Passive(Family::Import)) {
-            hit.cue = if owned { Cue::Transitive } else { Cue::Filler };
+            hit.cue = if owned && !said_direct { Cue::Transitive } else { Cue::Filler };
         }
     }
 }

@@ -250,6 +250,11 @@ fn cycles_leaves_definitions_exports() {
     }
     assert!(!parse("Are shop.cart and shop.models in import cycles?").complete());
     assert_eq!(part("which modules don't import anything?").relation, Relation::Leaves);
+    // "through its imports" is the manner when the question says "directly".
+    assert_eq!(
+        part("which modules does shop.cart directly depend on through its imports?").relation,
+        Relation::Imports
+    );
     // "them" after the verb is every name before it.
     let each = parse("for shop.cart and for shop.models, the modules that import them directly");
     assert!(each.complete(), "{:?}", each.unsure);

@@ -53,25 +53,20 @@ pub fn run_ask_command(args: &AskArgs) -> Result<()> {
         let answerer = index.answerer(chat.as_ref());
         let mut stdout = std::io::stdout().lock();
         for question in &questions {
-            let mut answer = answerer.answer(question).await?;
-            let mut searched = IoStats::default();
-            if let Some((store, catalog)) = &org
-                && answer.mode != strata_answer::Mode::Structural
-            {
-                let (found, stats) = strata_answer::search_repositories(
-                    &answerer,
-                    store,
-                    catalog,
-                    question,
-                    server.as_ref(),
-                    chat.as_ref(),
-                )
-                .await?;
-                searched = stats;
-                if let Some(found) = found {
-                    answer = found;
+            let (answer, searched) = match &org {
+                Some((store, catalog)) => {
+                    strata_answer::answer_in_organisation(
+                        &answerer,
+                        store,
+                        catalog,
+                        question,
+                        server.as_ref(),
+                        chat.as_ref(),
+                    )
+                    .await?
                 }
-            }
+                None => (answerer.answer(question).await?, IoStats::default()),
+            };
             // The model's own error text goes to the log, never into the answer.
             for diagnostic in &answer.diagnostics {
                 eprintln!("strata ask: {diagnostic}");

@@ -18,7 +18,7 @@ mod org;
 mod org_search;
 
 pub use org::under_repository;
-pub use org_search::search_repositories;
+pub use org_search::answer_in_organisation;
 
 /// Whether a question asks about an organisation's repositories ("which repositories import X?",
 /// "what in other repositories depends on Y?"): the bot answers those from an organisation's store.
@@ -39,7 +39,6 @@ use strata_core::text::content_terms;
 use strata_search::SearchIndex;
 use strata_search::embed::Embedder;
 use strata_search::entities::EntityLinker;
-use strata_search::lexicon::Field;
 use strata_search::retrieve::{Prepared, Retrieval, prepare};
 
 pub use generate::ChatSettings;
@@ -597,8 +596,8 @@ fn mentioned_in_code(search: &SearchIndex, name: &str) -> bool {
     if name.contains('/') || name.ends_with(".py") {
         return false;
     }
-    let last = name.rsplit('.').next().unwrap_or(name).to_lowercase();
-    last.len() >= 3 && !search.lexicon.postings(&last, Field::Ident).is_empty()
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !search.lexicon.identifier_users(last).is_empty()
 }
 
 /// The decline's text: what was searched and the evidence that weighed most against answering.

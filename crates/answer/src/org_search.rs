@@ -22,7 +22,7 @@ use strata_search::location::{IndexLocation, IoStats, OrgStore};
 
 use super::generate::ChatSettings;
 use super::loaded::LoadedIndex;
-use super::{Answer, Answerer, under_repository};
+use super::{Answer, Answerer, Mode, under_repository};
 use futures::StreamExt;
 
 /// How many lexicons are read at once when ranking the repositories.
@@ -37,13 +37,33 @@ fn candidates(catalog: &Catalog, question: &str) -> Vec<String> {
     catalog.reading_for(&[question]).unwrap_or_else(|| catalog.repositories.keys().cloned().collect())
 }
 
+/// `question` answered for an organisation (`org`: the answerer of its joined graph): by the graph when
+/// it answers exactly, else from the repositories' code ([`search_repositories`]), the graph's reply
+/// standing when there is no repository to search. With what the code search read through its own
+/// client (the lexicons and the catalog are read through `store`'s, counted there).
+pub async fn answer_in_organisation(
+    org: &Answerer<'_>,
+    store: &OrgStore,
+    catalog: &Catalog,
+    question: &str,
+    server: Option<&LlmServer>,
+    chat: Option<&ChatSettings>,
+) -> Result<(Answer, IoStats)> {
+    let answer = org.answer(question).await?;
+    if answer.mode == Mode::Structural {
+        return Ok((answer, IoStats::default()));
+    }
+    let (found, stats) = search_repositories(org, store, catalog, question, server, chat).await?;
+    Ok((found.unwrap_or(answer), stats))
+}
+
 /// `question` searched across the organisation (`org`: the answerer of its joined graph): its
 /// candidate repositories in order (those it names, or when it names none, all of them by their
 /// words), and the first searched. Its answer or decline, its modules under the repository's name, with a note naming the
 /// repository searched and the next ones by their words; the organisation's decline when no candidate
 /// holds the question's words; `None` when there is no candidate. With what the search read through
 /// its own client (the lexicons are read through `store`'s, counted there).
-pub async fn search_repositories(
+async fn search_repositories(
     org: &Answerer<'_>,
     store: &OrgStore,
     catalog: &Catalog,

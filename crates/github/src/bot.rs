@@ -278,18 +278,17 @@ async fn answer_across_repositories(
     let reading = catalog.reading_for(&[question]);
     let graph = store.graph(&catalog, reading.as_deref(), &[]).await?;
     let index = LoadedIndex::organisation(graph.bundle, &org.to_string());
-    let answerer = index.answerer(None);
-    let mut answer = answerer.answer(question).await?;
     // Not about the import graph ("which repositories refresh OAuth tokens?"): the repositories' code,
     // answered without a model (the model allowance is per repository's thread; see `answer`).
-    if answer.mode != Mode::Structural {
-        let (found, _) =
-            strata_answer::search_repositories(&answerer, &store, &catalog, question, settings.llm.as_ref(), None)
-                .await?;
-        if let Some(found) = found {
-            answer = found;
-        }
-    }
+    let (answer, _) = strata_answer::answer_in_organisation(
+        &index.answerer(None),
+        &store,
+        &catalog,
+        question,
+        settings.llm.as_ref(),
+        None,
+    )
+    .await?;
     let commits: std::collections::BTreeMap<String, String> =
         catalog.repositories.iter().filter_map(|(name, entry)| Some((name.clone(), entry.commit.clone()?))).collect();
     let ctx = CommentContext {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use strata_core::bundle::RankingSettings;
 
-use super::lexicon::{Field, Lexicon, WORD_FIELDS};
+use super::lexicon::{Lexicon, WORD_FIELDS};
 
 /// The reciprocal-rank constant of the chunk evidence: the best chunk scores 1, the 10th 0.5.
 const CHUNK_RRF_K: f32 = 10.0;
@@ -120,13 +120,11 @@ impl Query {
             }
             // A name with its number (`http2`, `oauth2`) is no word of any word field, which split it
             // (`http`): the identifiers holding it are the code's uses of it, counted as code words.
-            if holders.is_empty() && is_versioned(term) {
-                for identifier in lexicon.identifiers_containing(term) {
-                    for (module, count) in lexicon.postings(identifier, Field::Ident) {
-                        let row = counts.entry(module).or_insert_with(|| vec![[0; 5]; unique.len()]);
-                        row[t][CODE_SLOT] = row[t][CODE_SLOT].saturating_add(u16::try_from(count).unwrap_or(u16::MAX));
-                        holders.push(module);
-                    }
+            if holders.is_empty() && strata_core::text::is_versioned(term) {
+                for (module, count) in lexicon.identifier_users_containing(term) {
+                    let row = counts.entry(module).or_insert_with(|| vec![[0; 5]; unique.len()]);
+                    row[t][CODE_SLOT] = row[t][CODE_SLOT].saturating_add(u16::try_from(count).unwrap_or(u16::MAX));
+                    holders.push(module);
                 }
             }
             holders.sort_unstable();
@@ -284,12 +282,6 @@ pub fn rank(query: &Query, settings: &RankingSettings) -> Vec<(usize, f32)> {
         b.1.total_cmp(&a.1).then_with(|| query.candidates[a.0].module.cmp(&query.candidates[b.0].module))
     });
     scored
-}
-
-/// Letters then digits (`http2`): a term of [`strata_core::text::versioned_names`].
-fn is_versioned(term: &str) -> bool {
-    let letters = term.trim_end_matches(|c: char| c.is_ascii_digit());
-    letters.len() < term.len() && letters.len() >= 2 && letters.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// The terms of the index that are another form of `term`, a stem no module holds: they share all

@@ -14,7 +14,6 @@ use anyhow::Result;
 use super::SearchIndex;
 use super::embed::Embedder;
 use super::entities::EntityLinker;
-use super::lexicon::Field;
 use super::rank::{ModuleEvidence, Query, rank};
 use super::store::Hit;
 use strata_core::bundle::{Bundle, RankingSettings};
@@ -245,29 +244,17 @@ fn named_evidence(
             }
         }
         let last = last_identifier(&mention.text);
-        let users: Vec<u32> = if let [glued] = versioned_names(&mention.text).as_slice() {
+        let users: Vec<u32> = match versioned_names(&mention.text).as_slice() {
             // `HTTP/2` is no path: the code writes it `http2`, inside identifiers (`http2`, `HTTP2Connection`).
-            let identifiers = index.lexicon.identifiers_containing(glued);
-            let mut users: Vec<u32> = identifiers
-                .iter()
-                .flat_map(|identifier| index.lexicon.postings(identifier, Field::Ident))
-                .map(|(m, _)| m)
-                .collect();
-            users.sort_unstable();
-            users.dedup();
-            users
-        } else if last.len() >= 3 {
-            index.lexicon.postings(&last, Field::Ident).into_iter().map(|(m, _)| m).collect()
-        } else {
-            Vec::new()
+            [glued] => index.lexicon.identifier_users_containing(glued).into_keys().collect(),
+            _ => index.lexicon.identifier_users(&last),
         };
         if modules.is_empty() && users.is_empty() {
             unknown.push(mention.text.clone());
-            if let Some((module, part)) = linker.missing_under(&mention.text) {
-                let lower = part.to_lowercase();
-                if lower.len() < 3 || index.lexicon.postings(&lower, Field::Ident).is_empty() {
-                    missing.push((module, part));
-                }
+            if let Some((module, part)) = linker.missing_under(&mention.text)
+                && index.lexicon.identifier_users(&part).is_empty()
+            {
+                missing.push((module, part));
             }
         }
         if !users.is_empty() {

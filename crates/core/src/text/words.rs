@@ -285,6 +285,13 @@ pub fn versioned_names(text: &str) -> Vec<String> {
     names
 }
 
+/// Whether `term` has the shape of a [`versioned_names`] term: two or more lowercase letters, then
+/// digits (`http2`).
+pub fn is_versioned(term: &str) -> bool {
+    let letters = term.trim_end_matches(|c: char| c.is_ascii_digit());
+    letters.len() < term.len() && letters.len() >= 2 && letters.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,6 +300,8 @@ mod tests {
     fn names_keep_their_version() {
         let question = "Does it speak HTTP/2 or HTTP/1.1, OAuth2, IPv6 and base64, not UTF-8, S3, v2 or 3.5?";
         assert_eq!(versioned_names(question), ["http2", "http1", "oauth2", "ipv6", "base64"]);
+        assert!(versioned_names(question).iter().all(|name| is_versioned(name)));
+        assert!(!is_versioned("http") && !is_versioned("x509") && !is_versioned("2"));
         assert!(versioned_names("HTTP/2.x OAuth2Session http/ 2 x509").is_empty());
         let terms: Vec<String> = question_terms("Where is HTTP/3?").into_iter().map(|(term, _)| term).collect();
         assert_eq!(terms, ["http", "http3"]);

@@ -119,14 +119,24 @@ impl Lexicon {
         modules.len()
     }
 
-    /// The whole identifiers (`Field::Ident`) that contain `part`, in order (a scan of every term:
-    /// for the rare question term that no word field can hold, a name with its number).
-    pub fn identifiers_containing(&self, part: &str) -> Vec<&str> {
-        (0..self.terms.len())
-            .filter(|&row| self.fields.value(row) == Field::Ident as u8)
-            .map(|row| self.terms.value(row))
-            .filter(|term| term.contains(part))
-            .collect()
+    /// The modules whose code holds the identifier `name` whole (`to_native_string`; any case), in
+    /// code or written as code in prose. Shorter than three characters, no identifier is kept.
+    pub fn identifier_users(&self, name: &str) -> Vec<u32> {
+        self.postings(&name.to_lowercase(), Field::Ident).into_iter().map(|(module, _)| module).collect()
+    }
+
+    /// The modules whose identifiers contain `part` (`http2` in `http2_enabled`), each with how often
+    /// (a scan of every term: for the rare question term no word field can hold, a name with its number).
+    pub fn identifier_users_containing(&self, part: &str) -> BTreeMap<u32, u32> {
+        let mut users: BTreeMap<u32, u32> = BTreeMap::new();
+        for row in (0..self.terms.len()).filter(|&row| self.fields.value(row) == Field::Ident as u8) {
+            if self.terms.value(row).contains(part) {
+                for (module, count) in decode_postings(self.postings.value(row)) {
+                    *users.entry(module).or_default() += count;
+                }
+            }
+        }
+        users
     }
 
     /// The terms of the index that start with `prefix`, each once, in order.

@@ -35,7 +35,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO_ROOT, "eval"))
 import ast_oracle as oracle  # noqa: E402  (the independent oracle: the only source of ground truth)
 
-HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "gen")
+HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "gen")
 MAX_LISTED = 50
 # (name, path: relative to the strata checkout, or "{corpus}/..." under --corpus)
 TARGETS = [

@@ -210,8 +210,15 @@ impl Clause<'_> {
             AUX.contains(&self.lower(i))
                 && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
         });
-        let whether = self.range().any(|i| {
+        // "which modules rely on X, whether directly or via other imports?": a choice of manner, not a
+        // yes or no.
+        let of_manner = |i: usize| {
             self.lower(i) == "whether"
+                && self.hits.iter().any(|h| h.start == i + 1 && matches!(h.cue, Cue::Direct | Cue::Transitive))
+        };
+        let yes_no_cue = self.hits.iter().any(|h| h.cue == Cue::YesNo && !of_manner(h.start));
+        let whether = self.range().any(|i| {
+            (self.lower(i) == "whether" && !of_manner(i))
                 || (self.lower(i) == "if"
                     && i > 0
                     && matches!(
@@ -227,7 +234,7 @@ impl Clause<'_> {
             && !self.has(Cue::Count)
             && (self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"])
                 || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
-        self.saw(Construction::YesNo, asks_yes_no || whether || self.has(Cue::YesNo))
+        self.saw(Construction::YesNo, asks_yes_no || whether || yes_no_cue)
             || self.saw(Construction::EllipticalYesNo, elliptical)
             || self.tag_question()
     }
@@ -364,11 +371,11 @@ impl Clause<'_> {
 
     /// A clause with names and no relation: "Locate Flask:", "where is Blueprint?", "For A and for B:".
     fn without_relation(&self) -> Outcome {
-        // "What module is PriceRule in?": which module a class or function is in.
-        let which_module_in = self.has_word(&["which", "what"])
-            && self.has_word(&["module", "file"])
-            && self.end > self.start
-            && self.lower(self.end - 1) == "in";
+        // "What module is PriceRule in?", "PriceRule is in which file?": which module a class or
+        // function is in.
+        let in_which = self.end > self.start && self.lower(self.end - 1) == "in"
+            || self.range().any(|i| self.lower(i) == "in" && matches!(self.lower(i + 1), "which" | "what"));
+        let which_module_in = self.has_word(&["which", "what"]) && self.has_word(&["module", "file"]) && in_which;
         if (self.has_word(&["where", "find", "locate"]) || which_module_in)
             && let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
         {
@@ -599,7 +606,8 @@ impl Clause<'_> {
         let whole = self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top);
         let lists = !self.yes_no() || whole;
         names.iter().copied().find(|m| {
-            if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.index == 0 {
+            // "in shop's import cycle": the package owns what follows; it is not where to look.
+            if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.index == 0 || m.possessive {
                 return false;
             }
             let mut i = m.index;
@@ -683,6 +691,12 @@ impl Clause<'_> {
                 && matches!(self.lower(h.start), "no" | "nothing" | "none" | "nobody")
                 && matches!(self.lower(h.start - 1), "does" | "do" | "did")
         })
+    }
+
+    /// "Specifically, how many…", "I mean, what imports it?": the clause opens by saying it restates
+    /// the one before.
+    pub fn restates(&self) -> bool {
+        self.find(|c| c == Cue::Restate).is_some_and(|h| h.start <= self.first_word())
     }
 
     fn first_word(&self) -> usize {

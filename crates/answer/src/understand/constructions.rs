@@ -45,6 +45,9 @@ pub enum Construction {
     PassiveWithoutAgent,
     /// "importers of X": a noun whose "of" names the module says the relation.
     NounOf,
+    /// "Does importing A pull in B?": a gerund opening the clause makes A the subject of the verb
+    /// between the names.
+    GerundSubject,
     /// "…, and if so, which ones?": the previous question again, as a list.
     FollowUp,
     /// "And B?": the previous relation about other modules.
@@ -86,6 +89,9 @@ pub enum Construction {
     Scene,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
+    /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
+    /// one before it.
+    Restatement,
 }
 
 /// A construction with what it means and the examples that test it.
@@ -232,6 +238,16 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::GerundSubject,
+        examples: &[
+            ("does importing shop.api pull in shop.models?", "reach shop/api.py shop/models.py yes-no"),
+            (
+                "would loading shop.cart bring in shop.pricing, directly or indirectly?",
+                "reach shop/cart.py shop/pricing.py transitive yes-no",
+            ),
+        ],
+    },
+    Declared {
         construction: Construction::FollowUp,
         examples: &[
             ("does anything import shop.pricing, and if so, which modules?", "importers shop/pricing.py yes-no"),
@@ -372,12 +388,22 @@ pub const DECLARED: &[Declared] = &[
             ("does this pull request add an import cycle?", "change cycles yes-no"),
         ],
     },
+    Declared {
+        construction: Construction::Restatement,
+        examples: &[
+            (
+                "How widely used is shop.cart? Specifically, how many modules import it directly?",
+                "importers shop/cart.py count",
+            ),
+            ("what is shop.api built on? I mean, which modules does it import?", "imports shop/api.py"),
+        ],
+    },
 ];
 
 /// Every construction is declared once, in order, with at least two examples: checked as the crate
 /// builds, so a construction added without examples is a build error.
 const _: () = {
-    assert!(DECLARED.len() == Construction::PointsAtChange as usize + 1, "declare every construction");
+    assert!(DECLARED.len() == Construction::Restatement as usize + 1, "declare every construction");
     let mut i = 0;
     while i < DECLARED.len() {
         assert!(DECLARED[i].construction as usize == i, "declare the constructions in the enum's order");

@@ -60,6 +60,9 @@ pub enum Cue {
     /// "and so on", "in turn", "tree", "beyond", "what those import": the question reaches past one
     /// import in words that do not say how far, so no one-hop answer is given.
     Extent,
+    /// "Specifically,", "in other words", "I mean": the clause says again, more exactly, what the one
+    /// before it asked.
+    Restate,
     /// Words that only carry the question's politeness or framing.
     Filler,
 }
@@ -199,6 +202,7 @@ impl Cue {
         ("yes-no", Cue::YesNo),
         ("have", Cue::Have),
         ("extent", Cue::Extent),
+        ("restate", Cue::Restate),
         ("filler", Cue::Filler),
     ];
 }

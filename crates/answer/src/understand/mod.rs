@@ -202,6 +202,8 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let has_question = clauses.iter().any(|c| !c.is_context());
     let mut asked_yet = false;
     let mut carried = Vec::new();
+    // What was read before the last clause that asked, and whether a bare "Specifically," came after it.
+    let (mut before_last, mut restating) = (None, false);
     // The last statement skipped as context, in case the question turns out to be a bare follow-up
     // ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
     for mut clause in clauses {
@@ -242,8 +244,23 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             continue;
         }
         reading.resolve_references(&mut clause);
+        let restates = restating || clause.restates();
         let (clause, outcome) = reading.read(clause);
         reading.constructions.extend(clause.constructions());
+        restating = restates && outcome == Outcome::Empty;
+        if restating {
+            continue;
+        }
+        // "How widely used is X? Specifically, how many modules import it?": the second clause is
+        // read instead of the first.
+        if restates
+            && matches!(outcome, Outcome::Part(_))
+            && let Some(earlier) = before_last.take()
+        {
+            reading.constructions.insert(Construction::Restatement);
+            reading.restore(earlier);
+        }
+        before_last = Some(reading.snapshot());
         reading.record(outcome, &clause);
     }
     conclude(reading, question, &hits, linked, refers_back)
@@ -302,6 +319,13 @@ fn is_about_the_graph(cue: Cue) -> bool {
     )
 }
 
+/// The reading before one clause: how many parts, and the doubts.
+struct Snapshot {
+    parts: usize,
+    unsure: Option<String>,
+    unknown: Option<String>,
+}
+
 /// What the clauses read so far said: the parts, names waiting for a relation, the names of the last
 /// clause (what a later "it" refers to), the last statement skipped as context, and the first doubt.
 #[derive(Default)]
@@ -317,6 +341,17 @@ struct Reading<'a> {
 }
 
 impl<'a> Reading<'a> {
+    /// What has been read so far, to go back to when a clause restates the one before it.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { parts: self.parts.len(), unsure: self.unsure.clone(), unknown: self.unknown.clone() }
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        self.parts.truncate(snapshot.parts);
+        self.unsure = snapshot.unsure;
+        self.unknown = snapshot.unknown;
+    }
+
     /// Whether `clause` asks about the modules an earlier part answers with: it names none, says
     /// "they"/"them", and the part before lists modules about one named module, which "they" cannot be.
     fn refers_to_results(&self, clause: &clause::Clause<'a>) -> bool {
@@ -422,7 +457,13 @@ impl<'a> Reading<'a> {
                     self.unsure.take().or(Some(format!("`{name}` names no module, file or symbol of the index")));
                 self.unknown = self.unknown.take().or(Some(name));
             }
-            Outcome::Unsure(reason) => self.unsure = self.unsure.take().or(Some(reason)),
+            Outcome::Unsure(reason) => {
+                // A clause that restates this one may say "it" for the names it gave.
+                if !clause.mentions.is_empty() {
+                    self.previous_mentions = clause.mentions.clone();
+                }
+                self.unsure = self.unsure.take().or(Some(reason));
+            }
         }
     }
 }
@@ -532,7 +573,15 @@ fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
         if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "imports" && hit.end == hit.start + 1 {
             let previous = hit.start.checked_sub(1).map(|i| &words[i]);
             let of_follows = words.get(hit.end).is_some_and(|w| w.lower == "of");
-            if of_follows || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.contains(&p.lower.as_str())) {
+            // "via intermediate imports", "through its own imports": a preposition or determiner
+            // two words back, with a word describing the imports between.
+            let described = hit.start.checked_sub(2).is_some_and(|i| {
+                matches!(words[i].lower.as_str(), "via" | "through" | "its" | "their" | "whose" | "with")
+            });
+            if of_follows
+                || described
+                || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.contains(&p.lower.as_str()))
+            {
                 hit.cue = Cue::NounOut(lexicon::Family::Import);
             }
         }

@@ -528,8 +528,6 @@ fn several_names_share_a_role_only_when_coordinated() {
         "Is shop.models anywhere in the dependency tree of shop.api?",
         "Is there an import of shop.models in shop.cart?",
         "Does shop.api contain an import statement for shop.cart?",
-        // The relation word said again is not the same relation word.
-        "Does importing shop.models pull in shop.api, indirectly?",
     ] {
         assert!(!parse(question).complete(), "{question}: {:?}", parse(question).parts);
     }
@@ -635,4 +633,36 @@ fn non_type_checking_nothing_in_between_and_of_again() {
 fn which_module_a_class_is_in_is_where_it_is_defined() {
     assert_eq!(part("what module is PriceRule in?").relation, Relation::DefinedIn);
     assert!(!parse("which module are we in?").complete());
+}
+
+#[test]
+fn a_package_that_owns_what_follows_is_not_where_to_look() {
+    let bundle = bundle_of(&[("shop/__init__.py", &[]), ("shop/payments/__init__.py", &[]), (CART, &[])]);
+    let linker = EntityLinker::new(&bundle);
+    let read = |question: &str| {
+        let understood = understand(question, &linker);
+        assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+        understood.parts[0].clone()
+    };
+    // "in X's import cycle": X's cycle, not the cycles inside X.
+    for question in ["Which modules are in shop.payments's import cycle?", "list everything in shop/payments/__init__.py's cycle"] {
+        let part = read(question);
+        assert_eq!((part.relation, part.within), (Relation::CycleOf, None), "{question}");
+    }
+    // Without the possessive the package is where to look.
+    assert_eq!(read("Are there import cycles in shop.payments?").within.as_deref(), Some("shop/payments/"));
+}
+
+#[test]
+fn whether_before_a_manner_is_not_a_yes_or_no() {
+    // "whether directly or …" offers a choice of manner; the question still asks for a list.
+    let read = part("Which modules rely on shop.cart, whether directly or via intermediate imports?");
+    assert_eq!((read.relation, read.yes_no, ids(&read)), (Relation::Dependents, false, vec![CART]));
+    assert!(part("Can you check whether shop.api imports shop.cart?").yes_no);
+}
+
+#[test]
+fn a_symbol_then_in_which_file_asks_where_it_is_defined() {
+    let read = part("PriceRule is in which file?");
+    assert_eq!((read.relation, read.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
 }

@@ -3,6 +3,7 @@
 //! "have X as a dependency", "among the modules Y imports", or what changes and what it affects.
 
 use super::{Clause, Mention};
+use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +130,19 @@ impl Clause<'_> {
     pub(super) fn verb_between(&self, names: &[&Mention]) -> Option<Hit> {
         let [first, second] = names else { return None };
         let verb = |h: &&Hit| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_));
-        // "modules importing A, modules importing B": A is already the object of a verb.
+        // "modules importing A, modules importing B": A is already the object of a verb. Not so in
+        // "does importing A pull in B?": a gerund that opens the clause (after an auxiliary) makes A the
+        // subject of the verb between the names.
+        let gerund_subject = |h: &Hit| {
+            h.end == first.index
+                && self.lower(h.start).ends_with("ing")
+                && (h.start == self.first_word()
+                    || h.start > 0 && matches!(self.lower(h.start - 1), "does" | "do" | "did" | "will" | "would" | "can" | "could" | "might" | "when" | "whether" | "if"))
+        };
+        let subject = self.hits.iter().filter(verb).find(|h| gerund_subject(h));
+        if self.saw(Construction::GerundSubject, subject.is_some()) {
+            return self.hits.iter().filter(verb).copied().find(|h| first.index < h.start && h.start < second.index);
+        }
         if self.hits.iter().filter(verb).any(|h| h.end <= first.index) {
             return None;
         }

@@ -43,7 +43,9 @@ fn shape_of(text: &str) -> Option<NameShape> {
     if !text.chars().any(char::is_alphabetic) || ["e.g", "i.e", "etc"].contains(&text.to_lowercase().as_str()) {
         return None;
     }
-    if text.ends_with(".py") || (text.contains('/') && text.chars().any(char::is_alphabetic)) {
+    // Chat's `w/`, `w/o`, `b/c`, `y/n`: no part longer than a letter, so no folder or file.
+    let shorthand = text.split('/').all(|part| part.chars().count() <= 1);
+    if text.ends_with(".py") || (text.contains('/') && !shorthand && text.chars().any(char::is_alphabetic)) {
         Some(NameShape::Path)
     } else if has_inner('.') && text.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '_') {
         Some(NameShape::Dotted)
@@ -156,7 +158,7 @@ mod tests {
         for code in ["a.b", "a/b.py", "snake_case", "WebSocket", "app.py", "src/flask", "__init__"] {
             assert!(is_code(code), "{code}");
         }
-        for word in ["imports", "Flask", "JWT", "e.g", "3.5", "x", "Set-Cookie", "User-Agent", "UUIDs", "APIs"] {
+        for word in ["imports", "Flask", "JWT", "e.g", "3.5", "x", "Set-Cookie", "User-Agent", "UUIDs", "APIs", "w/", "w/o", "y/n"] {
             assert!(!is_code(word), "{word}");
         }
     }

@@ -717,6 +717,18 @@ impl Clause<'_> {
             Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,
             _ => Family::Depend,
         };
+        // "What can I import from X?": the names X offers, its exports. Which ones one should import
+        // is advice.
+        if self.a_person_imports(primary) {
+            return match names {
+                [only] if !self.has_word(&["should", "must", "ought"]) => {
+                    let mut part = Part::new(Relation::Exports);
+                    part.modules = only.entity().into_iter().collect();
+                    Ok(Some(part))
+                }
+                _ => Err("asks what a person should import, which is advice about names".into()),
+            };
+        }
         self.refuse_unclear_relation(primary, names)?;
         if let Some(reason) = self.limit_of_relation(names) {
             return Err(reason);
@@ -787,9 +799,6 @@ impl Clause<'_> {
             if self.saw(Construction::PassiveWithoutAgent, governed) {
                 return Err("a passive without its agent, after a name that cannot be its subject".into());
             }
-        }
-        if self.a_person_imports(primary) {
-            return Err("asks what a person can import, which is about names, not modules".into());
         }
         // "modules that depend on X and are depended on by X": both directions at once is a cycle
         // question in other words, not one relation. The two relation words are coordinated ("and",

@@ -35,7 +35,8 @@ pub enum Construction {
     Negated,
     /// "Does X import itself?": the reflexive object of a relation, a cycle question.
     Reflexive,
-    /// "What can I import from X?": a person importing asks for names, not modules.
+    /// "What can I import from X?": a person importing asks for the names X offers, its exports;
+    /// which ones one *should* import is advice, declined.
     PersonImports,
     /// Names joined by "and", "or", commas or "for each": the same role each.
     Coordinated,
@@ -201,7 +202,8 @@ pub const DECLARED: &[Declared] = &[
     Declared {
         construction: Construction::PersonImports,
         examples: &[
-            ("what can I import from shop.cart?", "unsure"),
+            ("what can I import from shop.cart?", "exports shop/cart.py"),
+            ("what could we import from shop.models?", "exports shop/models.py"),
             ("which things should we import from shop.models?", "unsure"),
         ],
     },

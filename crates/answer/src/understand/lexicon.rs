@@ -249,7 +249,35 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
     }
     negated_scope(words, &mut hits);
     through_imports(words, &mut hits);
+    without_imports(words, &mut hits);
     hits
+}
+
+/// "modules without any imports", "w/o first-party imports", "modules without importers": "without"
+/// before a word for imports is a negation (no imports, a leaf), not something left out of a list.
+/// Only determiners and words saying which imports ("first-party", "internal") may stand between.
+fn without_imports(words: &[Word], hits: &mut [Hit]) {
+    const BETWEEN: &[&str] = &["any", "a", "single", "first", "party", "internal", "repo", "project", "local", "own"];
+    for k in 0..hits.len() {
+        if hits[k].cue != Cue::Exclude || words[hits[k].start].lower != "without" {
+            continue;
+        }
+        let mut at = hits[k].end;
+        loop {
+            if let Some(filler) = hits.iter().find(|h| h.start == at && h.cue == Cue::Filler) {
+                at = filler.end;
+            } else if at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !words[at - 1].boundary_after {
+                at += 1;
+            } else {
+                break;
+            }
+        }
+        let imports =
+            hits.iter().any(|h| h.start == at && matches!(h.cue, Cue::Verb(_) | Cue::NounOut(_) | Cue::NounIn(_)));
+        if imports {
+            hits[k].cue = Cue::Negation;
+        }
+    }
 }
 
 /// Where `parts` matched from `words[at]` ends, and whether it matched loosely: after its first word a

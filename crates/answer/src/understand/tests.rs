@@ -561,8 +561,8 @@ fn the_words_of_a_chain_say_its_direction() {
     // "In X, … imported": the place named imports.
     let inside = part("In shop.api, which modules are imported?");
     assert_eq!((inside.relation, ids(&inside)), (Relation::Imports, vec![API]));
-    // A person importing asks about names.
-    assert!(!parse("What could we import from shop.cart?").complete());
+    // A person importing asks about names: the ones the module offers.
+    assert_eq!(part("What could we import from shop.cart?").relation, Relation::Exports);
     // "we" as the codebase: "do we import X anywhere?" asks about importers.
     assert_eq!(part("Do we import shop.cart anywhere?").relation, Relation::Importers);
 }
@@ -645,7 +645,9 @@ fn a_package_that_owns_what_follows_is_not_where_to_look() {
         understood.parts[0].clone()
     };
     // "in X's import cycle": X's cycle, not the cycles inside X.
-    for question in ["Which modules are in shop.payments's import cycle?", "list everything in shop/payments/__init__.py's cycle"] {
+    for question in
+        ["Which modules are in shop.payments's import cycle?", "list everything in shop/payments/__init__.py's cycle"]
+    {
         let part = read(question);
         assert_eq!((part.relation, part.within), (Relation::CycleOf, None), "{question}");
     }
@@ -665,4 +667,18 @@ fn whether_before_a_manner_is_not_a_yes_or_no() {
 fn a_symbol_then_in_which_file_asks_where_it_is_defined() {
     let read = part("PriceRule is in which file?");
     assert_eq!((read.relation, read.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
+}
+
+#[test]
+fn chat_shapes_of_pairs_lists_and_leaves() {
+    // An arrow between two names runs from the first to the second, whatever noun follows.
+    let arrow = part("shop.api -> shop.cart dependency, yes or no?");
+    assert_eq!((arrow.relation, ids(&arrow), arrow.yes_no), (Relation::Reach, vec![API, CART], true));
+    // "without" before a word for imports is a negation: leaves, or modules nothing imports.
+    assert_eq!(part("list modules w/o any first-party imports").relation, Relation::Leaves);
+    assert_eq!(part("modules without importers").relation, Relation::Roots);
+    // "vs" joins two lists asked for alike; "break it down" only frames.
+    let both = parse("Break it down: importers of shop.cart vs importers of shop.models.");
+    assert!(both.complete(), "{:?}", both.unsure);
+    assert_eq!(both.parts.len(), 2);
 }

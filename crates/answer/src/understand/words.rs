@@ -115,7 +115,8 @@ fn split_words(question: &str) -> Vec<Word> {
         let end = question[at..].find(|c: char| c.is_whitespace() || c == '`').map_or(question.len(), |i| at + i);
         // Chat's arrow between two names ("trace imports A -> B"): from the one to the other.
         if ["->", "-->", "→", "⟶", "=>"].contains(&&question[at..end]) {
-            out.push(plain("to", at, end, false));
+            // Read as "to", written as the arrow: an arrow also marks the name before it as the start.
+            out.push(Word { text: question[at..end].to_string(), ..plain("to", at, end, false) });
         } else {
             push_token(&mut out, question, at, end);
         }

@@ -158,7 +158,21 @@ mod tests {
         for code in ["a.b", "a/b.py", "snake_case", "WebSocket", "app.py", "src/flask", "__init__"] {
             assert!(is_code(code), "{code}");
         }
-        for word in ["imports", "Flask", "JWT", "e.g", "3.5", "x", "Set-Cookie", "User-Agent", "UUIDs", "APIs", "w/", "w/o", "y/n"] {
+        for word in [
+            "imports",
+            "Flask",
+            "JWT",
+            "e.g",
+            "3.5",
+            "x",
+            "Set-Cookie",
+            "User-Agent",
+            "UUIDs",
+            "APIs",
+            "w/",
+            "w/o",
+            "y/n",
+        ] {
             assert!(!is_code(word), "{word}");
         }
     }

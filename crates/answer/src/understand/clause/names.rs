@@ -112,10 +112,14 @@ impl Clause<'_> {
             || AFTER.contains(&self.lower(mention.index + 1))
     }
 
-    /// "from A", "starts at A", "starting at A": where a chain begins.
+    /// "from A", "starts at A", "starting at A", "A -> B": where a chain begins.
     fn marks_start(&self, mention: &Mention) -> bool {
         let before = |back: usize| mention.index.checked_sub(back).map_or("", |i| self.lower(i));
-        before(1) == "from" || (before(1) == "at" && matches!(before(2), "starts" | "starting" | "start"))
+        // "A -> B": an arrow (read as "to") right after the name.
+        let arrow_after = self.words.get(mention.index + 1).is_some_and(|w| w.lower == "to" && w.text != w.lower);
+        arrow_after
+            || before(1) == "from"
+            || (before(1) == "at" && matches!(before(2), "starts" | "starting" | "start"))
     }
 
     /// "to B", "ends at B", "until I hit B": where a chain ends.
@@ -137,7 +141,21 @@ impl Clause<'_> {
             h.end == first.index
                 && self.lower(h.start).ends_with("ing")
                 && (h.start == self.first_word()
-                    || h.start > 0 && matches!(self.lower(h.start - 1), "does" | "do" | "did" | "will" | "would" | "can" | "could" | "might" | "when" | "whether" | "if"))
+                    || h.start > 0
+                        && matches!(
+                            self.lower(h.start - 1),
+                            "does"
+                                | "do"
+                                | "did"
+                                | "will"
+                                | "would"
+                                | "can"
+                                | "could"
+                                | "might"
+                                | "when"
+                                | "whether"
+                                | "if"
+                        ))
         };
         let subject = self.hits.iter().filter(verb).find(|h| gerund_subject(h));
         if self.saw(Construction::GerundSubject, subject.is_some()) {

@@ -88,6 +88,9 @@ pub enum Construction {
     Pronoun,
     /// A statement before the question ("We're splitting X.") that gives it names but asks nothing.
     Scene,
+    /// "We're trying to kill circular imports. Is X in one?": a cycle a statement talks about, pointed
+    /// back at by a question that says no relation of its own.
+    CycleSaidBefore,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
@@ -381,6 +384,13 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("We are splitting shop.cart into two files. Which modules import it?", "importers shop/cart.py"),
             ("I'm reviewing shop.api. What does it import?", "imports shop/api.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::CycleSaidBefore,
+        examples: &[
+            ("We are trying to kill circular imports. Is shop.cart in one?", "cycle-of shop/cart.py yes-no"),
+            ("There is an import cycle around shop.api. Which modules are in it?", "cycle-of shop/api.py"),
         ],
     },
     Declared {

@@ -201,11 +201,6 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     // but ask nothing themselves.
     let has_question = clauses.iter().any(|c| !c.is_context());
     let mut asked_yet = false;
-    let mut carried = Vec::new();
-    // What was read before the last clause that asked, and whether a bare "Specifically," came after it.
-    let (mut before_last, mut restating) = (None, false);
-    // The last statement skipped as context, in case the question turns out to be a bare follow-up
-    // ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
     for mut clause in clauses {
         // Statements before the question set the scene; after it ("Same question for B.") they ask.
         // "If X imported Y, would there be a cycle?": about an import that may not be there.
@@ -215,16 +210,10 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             continue;
         }
         if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
-            if !clause.mentions.is_empty() {
-                reading.previous_mentions = clause.mentions.clone();
-            }
-            // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
-            carried.extend(clause.qualifiers());
-            reading.constructions.insert(Construction::Scene);
-            reading.last_context = Some(clause);
+            reading.set_the_scene(clause);
             continue;
         }
-        clause.add_hits(std::mem::take(&mut carried));
+        let topic_carried = reading.take_the_scene(&mut clause);
         asked_yet = true;
         clause.topicalize();
         clause.antecede();
@@ -244,24 +233,14 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
             continue;
         }
         reading.resolve_references(&mut clause);
-        let restates = restating || clause.restates();
-        let (clause, outcome) = reading.read(clause);
+        let restates = reading.restating || clause.restates();
+        let (clause, mut outcome) = reading.read(clause);
+        // The cycle of a module, but no module placed to ask about: not the repository's cycles.
+        if topic_carried && matches!(&outcome, Outcome::Part(part) if part.modules.is_empty()) {
+            outcome = Outcome::Unsure("points back at a cycle without naming a module in it".into());
+        }
         reading.constructions.extend(clause.constructions());
-        restating = restates && outcome == Outcome::Empty;
-        if restating {
-            continue;
-        }
-        // "How widely used is X? Specifically, how many modules import it?": the second clause is
-        // read instead of the first.
-        if restates
-            && matches!(outcome, Outcome::Part(_))
-            && let Some(earlier) = before_last.take()
-        {
-            reading.constructions.insert(Construction::Restatement);
-            reading.restore(earlier);
-        }
-        before_last = Some(reading.snapshot());
-        reading.record(outcome, &clause);
+        reading.take_in(outcome, &clause, restates);
     }
     conclude(reading, question, &hits, linked, refers_back)
 }
@@ -338,9 +317,63 @@ struct Reading<'a> {
     last_context: Option<clause::Clause<'a>>,
     /// The constructions recognised in the clauses read so far.
     constructions: BTreeSet<Construction>,
+    /// Qualifiers a statement before the question said ("We only care about runtime imports."), for
+    /// the next clause.
+    carried: Vec<Hit>,
+    /// The cycle a statement before the question talks about, for a question that points back at it.
+    topic: Vec<Hit>,
+    /// What was read before the last clause that asked, and whether a bare "Specifically," followed it.
+    before_last: Option<Snapshot>,
+    restating: bool,
 }
 
 impl<'a> Reading<'a> {
+    /// A statement before the question: its names are what later pronouns stand for, its qualifiers
+    /// and its cycle are carried to the next clause, and it is kept in case a bare follow-up needs it
+    /// ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
+    fn set_the_scene(&mut self, clause: clause::Clause<'a>) {
+        if !clause.mentions.is_empty() {
+            self.previous_mentions = clause.mentions.clone();
+        }
+        // "We only care about imports that run, not those under TYPE_CHECKING." still qualifies.
+        self.carried.extend(clause.qualifiers());
+        self.topic = clause.cycle_topic();
+        self.constructions.insert(Construction::Scene);
+        self.last_context = Some(clause);
+    }
+
+    /// Gives the question what the statements before it carried; whether that included their cycle
+    /// ("We're trying to kill circular imports. Is X in one?").
+    fn take_the_scene(&mut self, clause: &mut clause::Clause<'a>) -> bool {
+        clause.add_hits(std::mem::take(&mut self.carried));
+        let topic = std::mem::take(&mut self.topic);
+        let carried = !topic.is_empty() && clause.points_back_at_a_topic();
+        if carried {
+            self.constructions.insert(Construction::CycleSaidBefore);
+            clause.add_hits(topic);
+        }
+        carried
+    }
+
+    /// Records what a clause that asked says. A clause that restates the one before ("How widely used
+    /// is X? Specifically, how many modules import it?") is read instead of it; a bare "Specifically,"
+    /// passes that on to the next clause.
+    fn take_in(&mut self, outcome: Outcome, clause: &clause::Clause<'a>, restates: bool) {
+        self.restating = restates && outcome == Outcome::Empty;
+        if self.restating {
+            return;
+        }
+        if restates
+            && matches!(outcome, Outcome::Part(_))
+            && let Some(earlier) = self.before_last.take()
+        {
+            self.constructions.insert(Construction::Restatement);
+            self.restore(earlier);
+        }
+        self.before_last = Some(self.snapshot());
+        self.record(outcome, clause);
+    }
+
     /// What has been read so far, to go back to when a clause restates the one before it.
     fn snapshot(&self) -> Snapshot {
         Snapshot { parts: self.parts.len(), unsure: self.unsure.clone(), unknown: self.unknown.clone() }

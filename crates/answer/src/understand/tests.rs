@@ -682,3 +682,11 @@ fn chat_shapes_of_pairs_lists_and_leaves() {
     assert!(both.complete(), "{:?}", both.unsure);
     assert_eq!(both.parts.len(), 2);
 }
+
+#[test]
+fn a_person_importing_inside_a_module_makes_it_the_importer() {
+    let read = part("Do we import shop.cart directly inside shop.api?");
+    assert_eq!((read.relation, ids(&read), read.transitive), (Relation::Reach, vec![API, CART], false));
+    // Without a person as the subject, the place after "in" is what is imported.
+    assert_eq!(ids(&part("Does shop.api import anything in shop.cart?")), [API, CART]);
+}

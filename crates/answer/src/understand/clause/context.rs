@@ -158,6 +158,19 @@ impl Clause<'_> {
             .collect()
     }
 
+    /// The cycle a statement talks about ("We're trying to kill circular imports."), for a question
+    /// after it that points back at it ([`Clause::points_back_at_a_topic`]).
+    pub fn cycle_topic(&self) -> Vec<Hit> {
+        self.hits.iter().copied().filter(|h| h.cue == Cue::Cycle).collect()
+    }
+
+    /// "Is X in one?", "Which modules are in it?": a question that says nothing about the graph of its
+    /// own and points back with "one" or "it" at what a statement before it said.
+    pub fn points_back_at_a_topic(&self) -> bool {
+        !self.hits.iter().any(|h| super::super::is_about_the_graph(h.cue))
+            && self.range().any(|i| matches!(self.lower(i), "one" | "it"))
+    }
+
     /// Cues said in a statement before this clause.
     pub fn add_hits(&mut self, hits: Vec<Hit>) {
         self.hits.extend(hits);

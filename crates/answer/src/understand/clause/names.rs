@@ -96,6 +96,11 @@ impl Clause<'_> {
             "inside",
             "across",
             "throughout",
+            "thru",
+            "around",
+            "containing",
+            "involving",
+            "including",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {
@@ -209,7 +214,13 @@ impl Clause<'_> {
                 let pronoun = if primary.end < self.end { self.lower(primary.end) } else { "" };
                 let object_pronoun =
                     (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && mention.index < primary.start;
-                if object_pronoun {
+                // "Do we import A inside B?": with a person as the subject, the module the import is
+                // written in imports. ("Does X import anything in P?" keeps P as what is imported.)
+                let person_subject = (1..=2)
+                    .any(|back| primary.start >= back && matches!(self.lower(primary.start - back), "we" | "i" | "you"));
+                if person_subject && names.len() == 2 && !before && preceded_by(&["in", "inside", "within"]) {
+                    Role::From
+                } else if object_pronoun {
                     Role::To
                 } else if before {
                     Role::From

@@ -2,7 +2,7 @@
 //! importer or the imported, read from the voice of the verb, the noun and its owner, "from … to …",
 //! "have X as a dependency", "among the modules Y imports", or what changes and what it affects.
 
-use super::{Clause, Mention};
+use super::{AUX, Clause, Mention};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
@@ -143,24 +143,10 @@ impl Clause<'_> {
         // "does importing A pull in B?": a gerund that opens the clause (after an auxiliary) makes A the
         // subject of the verb between the names.
         let gerund_subject = |h: &Hit| {
+            let opener = |w: &str| AUX.contains(&w) || matches!(w, "might" | "when" | "whether" | "if");
             h.end == first.index
                 && self.lower(h.start).ends_with("ing")
-                && (h.start == self.first_word()
-                    || h.start > 0
-                        && matches!(
-                            self.lower(h.start - 1),
-                            "does"
-                                | "do"
-                                | "did"
-                                | "will"
-                                | "would"
-                                | "can"
-                                | "could"
-                                | "might"
-                                | "when"
-                                | "whether"
-                                | "if"
-                        ))
+                && (h.start == self.first_word() || h.start > 0 && opener(self.lower(h.start - 1)))
         };
         let subject = self.hits.iter().filter(verb).find(|h| gerund_subject(h));
         if self.saw(Construction::GerundSubject, subject.is_some()) {

@@ -886,14 +886,19 @@ impl Clause<'_> {
         let explicit_transitive =
             self.has(Cue::Transitive) || self.has(Cue::Upstream) || self.lower(primary.start) == "reachable";
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
+            // "the full reverse dep tree of X": all of a tree a noun names is every level. ("the import
+            // tree of X" says no direction: declined below.)
             (false, true) => {
-                let transitive = !direct && (explicit_transitive || (family == Family::Depend && everything));
+                let noun_tree = everything && extent && matches!(primary.cue, Cue::NounOut(_));
+                let transitive =
+                    !direct && (explicit_transitive || noun_tree || (family == Family::Depend && everything));
                 (if transitive { Relation::Dependencies } else { Relation::Imports }, from)
             }
             (true, false) => {
                 let transitive = !direct
                     && (explicit_transitive
                         || self.has(Cue::Impact)
+                        || (everything && extent && matches!(primary.cue, Cue::NounIn(_)))
                         || (family == Family::Depend && !matches!(primary.cue, Cue::Passive(_))));
                 (if transitive { Relation::Dependents } else { Relation::Importers }, to)
             }

@@ -690,3 +690,13 @@ fn a_person_importing_inside_a_module_makes_it_the_importer() {
     // Without a person as the subject, the place after "in" is what is imported.
     assert_eq!(ids(&part("Does shop.api import anything in shop.cart?")), [API, CART]);
 }
+
+#[test]
+fn the_whole_tree_a_noun_names_is_every_level() {
+    assert_eq!(part("full reverse dep tree of shop.cart pls").relation, Relation::Dependents);
+    // "the import tree" says no direction: still declined.
+    assert!(!parse("the full import tree of shop.cart").complete());
+    // Annotation-only imports are the TYPE_CHECKING ones; a circle of imports is a cycle.
+    assert!(part("Which modules import shop.cart at runtime (annotation-only imports excluded)?").runtime);
+    assert_eq!(part("Which modules make a circle of imports with shop.cart?").relation, Relation::CycleOf);
+}

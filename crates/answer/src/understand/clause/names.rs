@@ -202,8 +202,9 @@ impl Clause<'_> {
                     (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && mention.index < primary.start;
                 // "Do we import A inside B?": with a person as the subject, the module the import is
                 // written in imports. ("Does X import anything in P?" keeps P as what is imported.)
-                let person_subject = (1..=2)
-                    .any(|back| primary.start >= back && matches!(self.lower(primary.start - back), "we" | "i" | "you"));
+                let person_subject = (1..=2).any(|back| {
+                    primary.start >= back && matches!(self.lower(primary.start - back), "we" | "i" | "you")
+                });
                 if person_subject && names.len() == 2 && !before && preceded_by(&["in", "inside", "within"]) {
                     Role::From
                 } else if object_pronoun {

@@ -700,3 +700,12 @@ fn the_whole_tree_a_noun_names_is_every_level() {
     assert!(part("Which modules import shop.cart at runtime (annotation-only imports excluded)?").runtime);
     assert_eq!(part("Which modules make a circle of imports with shop.cart?").relation, Relation::CycleOf);
 }
+
+#[test]
+fn a_module_before_repo_is_not_the_repository() {
+    // "repo modules" after a dotted name or a comma says which imports count, not which repository.
+    for question in ["count imports of shop.cart (repo modules)", "count imports of shop.cart, repo modules only"] {
+        let read = part(question);
+        assert_eq!((read.relation, ids(&read), read.count), (Relation::Imports, vec![CART], true), "{question}");
+    }
+}

@@ -38,9 +38,15 @@ impl Clause<'_> {
         Ok(Vec::new())
     }
 
-    /// "the flask repository", "this django project": a name describing the repository itself.
+    /// "the flask repository", "this django project": a name describing the repository itself. Not a
+    /// dotted name or a path ("count imports of flask.cli (repo modules)"), nor across a comma.
     pub(super) fn names_the_repository(&self, mention: &Mention) -> bool {
-        matches!(self.lower(mention.index + 1), "repository" | "repo" | "project" | "codebase" | "code" | "source")
+        !mention.text.contains(['.', '/'])
+            && !self.words.get(mention.index).is_some_and(|w| w.comma_after)
+            && matches!(
+                self.lower(mention.index + 1),
+                "repository" | "repo" | "project" | "codebase" | "code" | "source"
+            )
     }
 
     /// A module, or a class or function defined in exactly one module (standing for that module).

@@ -38,9 +38,12 @@ fn candidates(catalog: &Catalog, question: &str) -> Vec<String> {
 }
 
 /// `question` answered for an organisation (`org`: the answerer of its joined graph): by the graph when
-/// it answers exactly, else from the repositories' code ([`search_repositories`]), the graph's reply
-/// standing when there is no repository to search. With what the code search read through its own
-/// client (the lexicons and the catalog are read through `store`'s, counted there).
+/// it answers exactly, else from the repositories' code. The candidate repositories come in order
+/// (those it names, or when it names none, all of them by their words) and the first is searched: its
+/// answer or decline, its modules under the repository's name, with a note naming the repository
+/// searched and the next ones by their words; the organisation's decline when no candidate holds the
+/// question's words; the graph's reply when there is no candidate. With what the code search read
+/// through its own client (the lexicons and the catalog are read through `store`'s, counted there).
 pub async fn answer_in_organisation(
     org: &Answerer<'_>,
     store: &OrgStore,
@@ -49,28 +52,10 @@ pub async fn answer_in_organisation(
     server: Option<&LlmServer>,
     chat: Option<&ChatSettings>,
 ) -> Result<(Answer, IoStats)> {
-    let answer = org.answer(question).await?;
-    if answer.mode == Mode::Structural {
-        return Ok((answer, IoStats::default()));
+    let graph_answer = org.answer(question).await?;
+    if graph_answer.mode == Mode::Structural {
+        return Ok((graph_answer, IoStats::default()));
     }
-    let (found, stats) = search_repositories(org, store, catalog, question, server, chat).await?;
-    Ok((found.unwrap_or(answer), stats))
-}
-
-/// `question` searched across the organisation (`org`: the answerer of its joined graph): its
-/// candidate repositories in order (those it names, or when it names none, all of them by their
-/// words), and the first searched. Its answer or decline, its modules under the repository's name, with a note naming the
-/// repository searched and the next ones by their words; the organisation's decline when no candidate
-/// holds the question's words; `None` when there is no candidate. With what the search read through
-/// its own client (the lexicons are read through `store`'s, counted there).
-async fn search_repositories(
-    org: &Answerer<'_>,
-    store: &OrgStore,
-    catalog: &Catalog,
-    question: &str,
-    server: Option<&LlmServer>,
-    chat: Option<&ChatSettings>,
-) -> Result<(Option<Answer>, IoStats)> {
     let candidates = candidates(catalog, question);
     let named: Vec<String> = catalog.named_in(question).into_iter().filter(|name| candidates.contains(name)).collect();
     // A question that names a repository is about it: the others' lexicons are not read.
@@ -86,7 +71,7 @@ async fn search_repositories(
                 Vec::new(),
             )
         });
-        return Ok((declined, IoStats::default()));
+        return Ok((declined.unwrap_or(graph_answer), IoStats::default()));
     };
     let location = IndexLocation::Object(store.index_location(&catalog.repositories[first].index));
     let index = LoadedIndex::open_at(&location, server).await?;
@@ -103,7 +88,7 @@ async fn search_repositories(
         let how = if by_words { "next by their words" } else { "also named" };
         answer.notes.push(format!("{how}: {}", next.join(", ")));
     }
-    Ok((Some(answer), stats))
+    Ok((answer, stats))
 }
 
 /// `candidates` whose best module scores highest for the question on their lexicons, best first

@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use strata_core::bundle::RankingSettings;
-use strata_core::text::{content_terms, split_words, stem, versioned_names, written_as_names};
+use strata_core::text::{content_terms, glued_names, split_words, stem, versioned_names, written_as_names};
 use strata_search::retrieve::Retrieval;
 
 pub use strata_core::bundle::DeclineSettings;
@@ -196,7 +196,10 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
 /// The stemmed terms of the words a question writes as names (`max_retries`, `JWT`, `Kafka`).
 fn name_terms(question: &str) -> BTreeSet<String> {
     let names = written_as_names(question);
-    names.iter().flat_map(|name| content_terms(name).into_iter().chain(versioned_names(name))).collect()
+    names
+        .iter()
+        .flat_map(|name| content_terms(name).into_iter().chain(versioned_names(name)).chain(glued_names(name)))
+        .collect()
 }
 
 /// The decision on `features` under `settings`, with the model's score.

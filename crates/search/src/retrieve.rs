@@ -18,8 +18,8 @@ use super::rank::{ModuleEvidence, Query, rank};
 use super::store::Hit;
 use strata_core::bundle::{Bundle, RankingSettings};
 use strata_core::text::{
-    CodeName, NameShape, code_names, content_terms, is_content_word, is_discourse, question_terms, split_words, stem,
-    versioned_names,
+    CodeName, NameShape, code_names, content_terms, glued_names, is_content_word, is_discourse, question_terms,
+    split_words, stem, versioned_names,
 };
 
 /// How many of the most central modules are added to the context after the retrieved ones.
@@ -123,7 +123,7 @@ fn prepare_with_pool(
         |id: &str| folders.iter().any(|f| f.is_empty() || id.starts_with(&format!("{}/", f.trim_end_matches('/'))));
     let mut query = Query::build(
         &index.lexicon,
-        &question_terms(question),
+        &topic_terms(question, &index.lexicon),
         &evidence,
         |m| nodes.get(m as usize).map_or(0.0, |node| (node.pagerank / max_pagerank) as f32),
         |m| !wants_tests && nodes.get(m as usize).is_some_and(|node| tests.is_test(&node.id)),
@@ -348,6 +348,23 @@ pub fn central_modules(bundle: &Bundle, n: usize) -> Vec<String> {
     let mut nodes: Vec<_> = bundle.nodes.values().collect();
     nodes.sort_by(|a, b| b.pagerank.total_cmp(&a.pagerank).then_with(|| a.id.cmp(&b.id)));
     nodes.into_iter().take(n).map(|node| node.id.clone()).collect()
+}
+
+/// The question's terms, and each name it writes in mixed case that the code holds nowhere, glued or
+/// as an identifier (`TypeScript`, when no code says `typescript`): split, its pieces (`type`,
+/// `script`) are everywhere, and the question would seem to be about them. A glued name the code
+/// does hold (`latex`) adds nothing its pieces and the names' own evidence do not.
+fn topic_terms(question: &str, lexicon: &crate::lexicon::Lexicon) -> Vec<(String, bool)> {
+    let mut terms = question_terms(question);
+    for glued in glued_names(question) {
+        let held = lexicon.document_frequency(&glued) > 0
+            || lexicon.document_frequency(&stem(&glued)) > 0
+            || !lexicon.identifier_users(&glued).is_empty();
+        if !held && !terms.iter().any(|(term, _)| *term == glued) {
+            terms.push((glued, false));
+        }
+    }
+    terms
 }
 
 #[cfg(test)]

@@ -494,7 +494,8 @@ impl Clause<'_> {
             && self.unknown_words().is_empty()
             && self.mentions.len() == 1;
         if !exports_of_module && (self.has(Cue::Define) || looks_for) {
-            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some());
+            // "Flask's codebase" is the repository, not the class `Flask`.
+            let with_symbol = || self.mentions.iter().filter(|m| m.symbol.is_some() && !self.names_the_repository(m));
             let symbol = with_symbol()
                 .find(|m| self.words.get(m.index).is_some_and(|w| w.code))
                 .or_else(|| with_symbol().find(|m| m.strong))

@@ -709,3 +709,13 @@ fn a_module_before_repo_is_not_the_repository() {
         assert_eq!((read.relation, ids(&read), read.count), (Relation::Imports, vec![CART], true), "{question}");
     }
 }
+
+#[test]
+fn the_project_named_in_a_definition_question_is_not_what_is_defined() {
+    let bundle = bundle_of(&[("shop/__init__.py", &[]), ("shop/app.py", &["Shop"]), (PRICING, &["PriceRule"])]);
+    let linker = EntityLinker::new(&bundle);
+    // "Shop's codebase" is the repository, though a class is called `Shop`.
+    let read = understand("Where in Shop's codebase is PriceRule defined?", &linker);
+    assert!(read.complete(), "{:?}", read.unsure);
+    assert_eq!((read.parts[0].relation, read.parts[0].symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
+}

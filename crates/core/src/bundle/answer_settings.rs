@@ -98,20 +98,20 @@ pub fn fitted_ranking() -> RankingSettings {
 pub fn fitted_decline() -> DeclineSettings {
     let weights = [
         ("beyond_code", 0.0),
-        ("bm25_top", 2.761455),
-        ("coverage_top", 3.249562),
-        ("coverage_top5", 3.221171),
-        ("margin", 1.983865),
-        ("names_known", 0.297068),
-        ("names_unknown", -2.409453),
-        ("topic_size", 1.100397),
-        ("unseen", -1.737757),
-        ("unseen_name", -2.418403),
+        ("bm25_top", 2.838726),
+        ("coverage_top", 3.372237),
+        ("coverage_top5", 3.181627),
+        ("margin", 2.011441),
+        ("names_known", 0.207183),
+        ("names_unknown", -1.599176),
+        ("topic_size", 1.115969),
+        ("unseen", -1.649067),
+        ("unseen_name", -2.456237),
     ];
     DeclineSettings {
-        bias: -6.469927,
+        bias: -6.538516,
         weights: weights.iter().map(|(name, weight)| (name.to_string(), *weight)).collect(),
-        threshold: -1.389748,
+        threshold: -1.430294,
         fitted_on: "strata fit: 354 answerable questions of flask, requests, django, sympy, conan (leave one repository out reported); 185 questions about absent things; false-decline budget 0.02".to_string(),
     }
 }

@@ -11,6 +11,6 @@ mod words;
 
 pub use names::{CodeName, NameShape, code_names, is_code, written_as_names};
 pub use words::{
-    content_terms, is_content_word, is_discourse, is_stop_word, is_versioned, question_terms, split_words, stem,
-    versioned_names,
+    content_terms, glued_names, is_content_word, is_discourse, is_stop_word, is_versioned, question_terms, split_words,
+    stem, versioned_names,
 };

@@ -259,6 +259,28 @@ pub fn question_terms(text: &str) -> Vec<(String, bool)> {
     terms
 }
 
+/// The words of `text` written in mixed case (`LaTeX`, `MathML`, `WebSocket`, `SQLite`, `iOS`,
+/// `TypeScript`, `SessionInterface`), lowercased whole, not stemmed. Split at their case they are
+/// pieces (`type`, `script`) that say little of the name, while code writes such a name as one
+/// lowercase word (`latex`, `websocket`) or as the identifier itself: whether the code holds the glued
+/// form says whether it knows the name. Letters only (a name with digits is a [`versioned_names`]
+/// one), at least four of them.
+pub fn glued_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for chunk in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if chunk.len() < 4 || !chunk.bytes().all(|b| b.is_ascii_alphabetic()) || is_plural_acronym(chunk) {
+            continue;
+        }
+        let mut pieces = Vec::new();
+        split_ascii_word(chunk, &mut pieces);
+        let glued = chunk.to_ascii_lowercase();
+        if pieces.len() > 1 && !names.contains(&glued) {
+            names.push(glued);
+        }
+    }
+    names
+}
+
 /// The names of `text` written with their version or number (`HTTP/2`, `HTTP/1.1`, `OAuth2`, `IPv6`,
 /// `base64`), glued as code writes them (`http2`, `http1`, `oauth2`, `ipv6`, `base64`): split into
 /// words the number is lost, and `HTTP/2` and `HTTP/3` would be one topic. Two or more letters, an
@@ -305,6 +327,13 @@ mod tests {
         assert!(versioned_names("HTTP/2.x OAuth2Session http/ 2 x509").is_empty());
         let terms: Vec<String> = question_terms("Where is HTTP/3?").into_iter().map(|(term, _)| term).collect();
         assert_eq!(terms, ["http", "http3"]);
+    }
+
+    #[test]
+    fn names_in_mixed_case_are_also_glued() {
+        let question =
+            "Is LaTeX, MathML or SQLite output built by SessionInterface on iOS? Not HTTP, URLs, Django, OAuth2";
+        assert_eq!(glued_names(question), ["latex", "mathml", "sqlite", "sessioninterface"]);
     }
 
     #[test]

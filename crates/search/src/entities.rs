@@ -112,10 +112,15 @@ impl<'b> EntityLinker<'b> {
         if said_module { self.fuzzy(word, &lower).filter(|l| matches!(l, Linked::Module { .. })) } else { None }
     }
 
+    /// The modules defining a top-level class or function of exactly this name, not a method.
+    pub fn class_or_function(&self, name: &str) -> Option<Vec<String>> {
+        self.symbols.get(name).cloned()
+    }
+
     /// The modules defining a class or function of exactly this name (`Model.save` for a method).
     pub fn symbol(&self, name: &str) -> Option<Vec<String>> {
-        if let Some(modules) = self.symbols.get(name) {
-            return Some(modules.clone());
+        if let Some(modules) = self.class_or_function(name) {
+            return Some(modules);
         }
         // `Model.save`, or a method's bare name (`charge_with_retry`).
         let (class, method) = name.rsplit_once('.').map_or((None, name), |(c, m)| (Some(c), m));

@@ -654,7 +654,9 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
         if lexicon::is_filler(&word.lower) || words::number(&word.lower).is_some() || word.text.len() < 2 {
             continue;
         }
-        let symbol = linker.symbol(&word.text);
+        // A word not written as code names a class or function only as written (`Blueprint`,
+        // `redirect`), never a method: "the request and response classes" are not `JSONProvider.response`.
+        let symbol = linker.class_or_function(&word.text);
         let said_module = module_noun(i.checked_sub(1)) || module_noun(Some(i + 1));
         let linked = linker.link_word(&word.text, said_module);
         if linked.is_some() || symbol.is_some() {

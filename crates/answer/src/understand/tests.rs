@@ -719,3 +719,17 @@ fn the_project_named_in_a_definition_question_is_not_what_is_defined() {
     assert!(read.complete(), "{:?}", read.unsure);
     assert_eq!((read.parts[0].relation, read.parts[0].symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
 }
+
+#[test]
+fn a_plain_word_is_no_method_name() {
+    let mut bundle = bundle();
+    let rule = bundle.nodes.get_mut(PRICING).and_then(|node| node.symbols.first_mut()).expect("PriceRule");
+    let mut method = rule.clone();
+    method.name = "discount".into();
+    rule.methods.push(method);
+    let linker = EntityLinker::new(&bundle);
+    // Written as code, a method is named; as an English word it is not ("the discount classes").
+    assert_eq!(understand("Where is `discount` defined?", &linker).parts[0].relation, Relation::DefinedIn);
+    let plain = understand("Where are the discount classes defined?", &linker);
+    assert!(!plain.complete(), "{:?}", plain.parts);
+}

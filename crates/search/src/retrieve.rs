@@ -357,9 +357,8 @@ pub fn central_modules(bundle: &Bundle, n: usize) -> Vec<String> {
 fn topic_terms(question: &str, lexicon: &crate::lexicon::Lexicon) -> Vec<(String, bool)> {
     let mut terms = question_terms(question);
     for glued in glued_names(question) {
-        let held = lexicon.document_frequency(&glued) > 0
-            || lexicon.document_frequency(&stem(&glued)) > 0
-            || !lexicon.identifier_users(&glued).is_empty();
+        // The word fields hold stems; the identifiers are whole.
+        let held = lexicon.document_frequency(&stem(&glued)) > 0 || !lexicon.identifier_users(&glued).is_empty();
         if !held && !terms.iter().any(|(term, _)| *term == glued) {
             terms.push((glued, false));
         }

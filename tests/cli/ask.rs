@@ -326,7 +326,7 @@ fn an_empty_question_gets_a_helpful_reply() {
 }
 
 #[test]
-fn a_question_without_words_or_a_module_to_refer_to_gets_a_helpful_reply() {
+fn a_question_without_words_or_a_module_gets_a_helpful_reply() {
     for question in ["?", "the of and"] {
         let answer = ask(question);
         assert_eq!(answer["mode"], "declined", "{answer:#}");
@@ -337,6 +337,13 @@ fn a_question_without_words_or_a_module_to_refer_to_gets_a_helpful_reply() {
         let answer = ask(question);
         assert_eq!(answer["mode"], "declined", "{answer:#}");
         assert!(text(&answer).contains("nothing was named before it"), "{}", text(&answer));
+    }
+    // A relation about no module at all: the asker is asked which, with a module of the index.
+    for question in ["what imports?", "Who imports what?"] {
+        let answer = ask(question);
+        assert_eq!(answer["mode"], "declined", "{answer:#}");
+        assert!(text(&answer).starts_with("Which module?"), "{}", text(&answer));
+        assert!(text(&answer).contains("for example `what imports "), "{}", text(&answer));
     }
     // "it" as the project, in a question about behaviour, is searched as before.
     let answer = ask("How does it apply discounts?");

@@ -119,6 +119,19 @@ fn about_the_change(understood: &understand::Understanding) -> Option<change::Ch
 /// or the first question of a thread.
 pub const NOTHING_TO_REFER_TO: &str = "I don't know which module this refers to: nothing was named before it. Name the module, for example `what imports <module>?`.";
 
+/// The reply to a question about imports that names no module ("what imports?"), with the most
+/// imported module of the index as the example.
+fn name_a_module(bundle: &Bundle) -> String {
+    let example = bundle
+        .nodes
+        .values()
+        .max_by(|a, b| a.direct_importers_count.cmp(&b.direct_importers_count).then_with(|| b.id.cmp(&a.id)))
+        .map_or("<module>", |node| node.id.as_str());
+    format!(
+        "Which module? The question asks about imports without naming one. Name it, for example `what imports {example}?`, or ask about the whole repository: `which modules are imported the most?`, `are there import cycles?`."
+    )
+}
+
 /// The reply to a question about a change where there is none (a terminal, an issue).
 pub const NEEDS_A_PULL_REQUEST: &str = "This question is about a pull request's change, and there is none here. Ask it with `/ask` in a comment on the pull request, or run `strata impact --previous <default branch index>` on its branch.";
 
@@ -264,6 +277,11 @@ impl Answerer<'_> {
         let names_nothing = understood.linked.is_empty() && strata_core::text::code_names(question).is_empty();
         if understood.refers_back.is_some() && names_nothing && understood.about_the_graph {
             return self.route_declined(question, NOTHING_TO_REFER_TO.to_string(), Some(understood));
+        }
+        // "What imports?": the same search for "imports", and no module to answer about.
+        if understood.names_no_module && names_nothing {
+            let reason = name_a_module(self.bundle);
+            return self.route_declined(question, reason, Some(understood));
         }
         // A name the graph does not know may still be in the code (a variable, an imported class), or
         // the question may name other things that are there: then retrieval answers and weighs it. A

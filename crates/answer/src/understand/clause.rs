@@ -94,6 +94,9 @@ pub enum Outcome {
     EntitiesOnly(Vec<Entity>),
     /// A name written as code ("`shop/nonexistent.py`") that names nothing in the index.
     Unknown(String),
+    /// A relation asked about no module, with nothing else in the clause ("what imports?", "who
+    /// imports what?"): no search for the relation word, the asker is asked to name the module.
+    NoModule,
     Unsure(String),
 }
 
@@ -114,6 +117,8 @@ pub struct Clause<'w> {
     seen: RefCell<BTreeSet<Construction>>,
 }
 
+/// The doubt of a relation asked about no module ([`Outcome::NoModule`] when it is all the clause says).
+pub(super) const NO_MODULE: &str = "asks about imports without naming a module I know";
 const WH: &[&str] = &["what", "which", "who", "whom", "where"];
 const AUX: &[&str] =
     &["is", "are", "does", "do", "did", "can", "could", "will", "would", "has", "have", "was", "were", "should"];
@@ -356,6 +361,9 @@ impl Clause<'_> {
                 return Outcome::Unsure(format!("no relation, and a word I could not place: {}", unknown[0]));
             }
             Ok(None) => return self.without_relation(),
+            Err(reason) if reason == NO_MODULE && unknown.is_empty() && self.mentions.is_empty() => {
+                return Outcome::NoModule;
+            }
             Err(reason) => return Outcome::Unsure(reason),
         };
         if let Err(reason) = self.modifiers(&mut part) {
@@ -712,7 +720,7 @@ impl Clause<'_> {
             return Ok(None);
         };
         if names.is_empty() {
-            return Err("asks about imports without naming a module I know".into());
+            return Err(NO_MODULE.into());
         }
         let family = match primary.cue {
             Cue::Verb(f) | Cue::Passive(f) | Cue::NounOut(f) | Cue::NounIn(f) => f,

@@ -164,6 +164,10 @@ pub struct Understanding {
     /// reader that knows the conversation resolves ([`Understanding::resolved`]).
     #[serde(skip)]
     pub refers_back: Option<(usize, usize)>,
+    /// It asks a relation and names no module at all, nor refers to one ("what imports?"): the asker
+    /// is asked which module, not answered with code that mentions imports.
+    #[serde(skip)]
+    pub names_no_module: bool,
     /// What it asks about a pull request's change, when it points at one ("what does this PR
     /// affect?"); whether it is answered so depends on the rest (`Answerer::change_question`).
     #[serde(skip)]
@@ -253,7 +257,7 @@ fn conclude(
     linked: Vec<Entity>,
     refers_back: Option<(usize, usize)>,
 ) -> Understanding {
-    let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, .. } = reading;
+    let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, no_module, .. } = reading;
     let change = change::read(question);
     if change.is_some() {
         constructions.insert(Construction::PointsAtChange);
@@ -268,6 +272,7 @@ fn conclude(
     let about_the_graph = hits.iter().any(|h| is_about_the_graph(h.cue));
     Understanding {
         complete: unsure.is_none() && !parts.is_empty(),
+        names_no_module: no_module && parts.is_empty() && linked.is_empty() && refers_back.is_none(),
         parts,
         unsure,
         linked,
@@ -325,6 +330,8 @@ struct Reading<'a> {
     /// What was read before the last clause that asked, and whether a bare "Specifically," followed it.
     before_last: Option<Snapshot>,
     restating: bool,
+    /// A clause asked a relation about no module and said nothing else.
+    no_module: bool,
 }
 
 impl<'a> Reading<'a> {
@@ -425,12 +432,12 @@ impl<'a> Reading<'a> {
         // "…the most imported module, and how many modules import it?": the ranking says how many.
         let after_ranking =
             self.parts.last().is_some_and(|p| matches!(p.relation, Relation::MostImported | Relation::MostDependedOn));
-        if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && matches!(outcome, Outcome::Unsure(_))
-        {
+        let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule);
+        if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && unsure {
             outcome = Outcome::FollowUp;
         }
         // "…what do I need to retest?" after "If I modify X,": the names of the clause before.
-        if matches!(outcome, Outcome::Unsure(_)) && clause.mentions.is_empty() && !self.previous_mentions.is_empty() {
+        if unsure && clause.mentions.is_empty() && !self.previous_mentions.is_empty() {
             let mut again = clause.clone();
             again.adopt(self.previous_mentions.clone());
             if let Outcome::Part(part) = again.parse() {
@@ -490,6 +497,10 @@ impl<'a> Reading<'a> {
                     self.unsure.take().or(Some(format!("`{name}` names no module, file or symbol of the index")));
                 self.unknown = self.unknown.take().or(Some(name));
             }
+            Outcome::NoModule => {
+                self.no_module = true;
+                self.unsure = self.unsure.take().or(Some(clause::NO_MODULE.to_string()));
+            }
             Outcome::Unsure(reason) => {
                 // A clause that restates this one may say "it" for the names it gave.
                 if !clause.mentions.is_empty() {
@@ -534,74 +545,41 @@ fn merge(parts: Vec<Part>) -> Vec<Part> {
 
 /// "imports" is a verb ("what imports x") or a noun ("its imports", "x's direct imports").
 fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
-    const BEFORE_A_NOUN: &[&str] = &[
-        "through",
-        "via",
-        "by",
-        "the",
-        "its",
-        "their",
-        "his",
-        "her",
-        "our",
-        "my",
-        "your",
-        "direct",
-        "indirect",
-        "transitive",
-        "runtime",
-        "internal",
-        "any",
-        "all",
-        "of",
-        "whose",
-        "outgoing",
-        "own",
-        "in",
-        "with",
-        "first",
-        "party",
-        "has",
-        "have",
-        "those",
-        "these",
-        "such",
-    ];
+    qualifying_imports(words, &mut hits);
+    imports_as_a_noun(words, &mut hits);
+    hits
+}
+
+/// The import words that qualify imports rather than ask about them become filler.
+fn qualifying_imports(words: &[Word], hits: &mut [Hit]) {
     // "TYPE_CHECKING imports", "runtime imports", "imports under TYPE_CHECKING": the import word is
     // part of the qualifier, not the question's relation.
     let qualifiers: Vec<(usize, usize)> =
         hits.iter().filter(|h| matches!(h.cue, Cue::TypeChecking | Cue::Runtime)).map(|h| (h.start, h.end)).collect();
     let import_words = ["import", "imports", "importing"];
-    for hit in &mut hits {
+    // "imports under TYPE_CHECKING", "imports guarded by an if TYPE_CHECKING".
+    const BETWEEN: &str = "under inside in within behind an a the if guarded by blocks";
+    for hit in hits.iter_mut() {
         let is_import_word = hit.end == hit.start + 1 && import_words.contains(&words[hit.start].lower.as_str());
         let follows =
             qualifiers.iter().any(|&(_, end)| end == hit.start || (end + 1 == hit.start && words[end].lower == "only"));
         let precedes = qualifiers.iter().any(|&(start, _)| {
             start > hit.start + 1
                 && start <= hit.start + 4
-                && (hit.start + 1..start).all(|i| {
-                    matches!(
-                        words[i].lower.as_str(),
-                        "under"
-                            | "inside"
-                            | "in"
-                            | "within"
-                            | "behind"
-                            | "an"
-                            | "a"
-                            | "the"
-                            | "if"
-                            | "guarded"
-                            | "by"
-                            | "blocks"
-                    )
-                })
+                && (hit.start + 1..start).all(|i| BETWEEN.split_whitespace().any(|w| w == words[i].lower))
         });
         if is_import_word && (follows || precedes) && matches!(hit.cue, Cue::Verb(_) | Cue::NounOut(_)) {
             hit.cue = Cue::Filler;
         }
     }
-    for hit in &mut hits {
+}
+
+/// "imports" after a determiner, a possessive or a describing word, or before "of", is a noun.
+fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
+    // Words before a noun: a determiner, a possessive, a preposition or a describing word.
+    const BEFORE_A_NOUN: &str = "through via by the its their his her our my your direct indirect transitive \
+        runtime internal any all of whose outgoing own in with first party has have those these such";
+    for hit in hits.iter_mut() {
         let word = &words[hit.start];
         if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "imports" && hit.end == hit.start + 1 {
             let previous = hit.start.checked_sub(1).map(|i| &words[i]);
@@ -613,13 +591,12 @@ fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
             });
             if of_follows
                 || described
-                || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.contains(&p.lower.as_str()))
+                || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.split_whitespace().any(|w| w == p.lower))
             {
                 hit.cue = Cue::NounOut(lexicon::Family::Import);
             }
         }
     }
-    hits
 }
 
 /// Links the words that could name a module or symbol: every code word, and English-looking words

@@ -171,6 +171,25 @@ fn a_reference_to_a_module_named_before_the_question_is_left_to_the_conversation
 }
 
 #[test]
+fn a_relation_asked_about_no_module_at_all_asks_which_module() {
+    for question in ["what imports?", "Who imports what?", "imports", "What depends on?"] {
+        let understood = parse(question);
+        assert!(understood.names_no_module && !understood.complete(), "{question}: {understood:?}");
+    }
+    // A module named, a word that may say what is asked about, a reference, or a question about the
+    // whole graph: not that.
+    for question in [
+        "what imports shop.cart?",
+        "what imports the checkout flow?",
+        "what imports it?",
+        "which modules import nothing?",
+        "What are the most imported modules?",
+    ] {
+        assert!(!parse(question).names_no_module, "{question}");
+    }
+}
+
+#[test]
 fn a_package_named_as_where_to_look_limits_the_answer() {
     // The package is where to look, not a module the relation is about. The project's own top-level
     // package named bare is the whole repository; "the shop package" is its folder.

@@ -200,27 +200,7 @@ impl Clause<'_> {
                     || matches!(primary.cue, Cue::Passive(_) | Cue::NounOut(_)))
         });
         match primary.cue {
-            Cue::Verb(_) => {
-                // "Is X dead code, or does something import it?": the pronoun after the verb is X; "for A
-                // and for B, the modules that import them": "them" is both.
-                let pronoun = if primary.end < self.end { self.lower(primary.end) } else { "" };
-                let object_pronoun =
-                    (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && mention.index < primary.start;
-                // "Do we import A inside B?": with a person as the subject, the module the import is
-                // written in imports. ("Does X import anything in P?" keeps P as what is imported.)
-                let person_subject = (1..=2).any(|back| {
-                    primary.start >= back && matches!(self.lower(primary.start - back), "we" | "i" | "you")
-                });
-                if person_subject && names.len() == 2 && !before && preceded_by(&["in", "inside", "within"]) {
-                    Role::From
-                } else if object_pronoun {
-                    Role::To
-                } else if before {
-                    Role::From
-                } else {
-                    Role::To
-                }
-            }
+            Cue::Verb(_) => self.verb_role(mention, primary, names),
             Cue::Passive(_) => match have {
                 Some(h) if mention.index < h.start => Role::From,
                 Some(_) => Role::To,
@@ -244,6 +224,29 @@ impl Clause<'_> {
                 }) || preceded_by(&["of", "to"]);
                 if changed || names.len() == 1 { Role::To } else { Role::From }
             }
+        }
+    }
+
+    /// The role of `mention` when the cue is a verb ("A imports B"): before it the importer, after it
+    /// the imported, but for an object pronoun and a person as the subject.
+    fn verb_role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
+        let before = mention.index < primary.start;
+        // "Is X dead code, or does something import it?": the pronoun after the verb is X; "for A
+        // and for B, the modules that import them": "them" is both.
+        let pronoun = if primary.end < self.end { self.lower(primary.end) } else { "" };
+        let object_pronoun = (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && before;
+        // "Do we import A inside B?": with a person as the subject, the module the import is
+        // written in imports. ("Does X import anything in P?" keeps P as what is imported.)
+        let person_subject =
+            (1..=2).any(|back| primary.start >= back && matches!(self.lower(primary.start - back), "we" | "i" | "you"));
+        if person_subject && names.len() == 2 && !before && self.preceded_by(mention, &["in", "inside", "within"]) {
+            Role::From
+        } else if object_pronoun {
+            Role::To
+        } else if before {
+            Role::From
+        } else {
+            Role::To
         }
     }
 

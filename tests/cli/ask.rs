@@ -130,6 +130,21 @@ fn central_and_leaf_modules() {
         text(&runtime)
     );
     assert!(!text(&runtime).contains("`shop/models.py`"), "a TYPE_CHECKING-only importer counts: {}", text(&runtime));
+    // The other way: the modules that import the most, not the most imported.
+    let importing = ask("Which module imports the most modules?");
+    assert_eq!(importing["mode"], "structural", "{importing:#}");
+    assert!(
+        text(&importing)
+            .starts_with("The module importing the most modules is `shop/api.py`, with 2 modules it imports."),
+        "{}",
+        text(&importing)
+    );
+    let depending = ask("Which modules have the most dependencies?");
+    assert!(
+        text(&depending).starts_with("Modules depending on the most modules: `shop/api.py` (5 modules it depends on)"),
+        "{}",
+        text(&depending)
+    );
     let leaves = ask("Which modules import nothing?");
     assert!(
         text(&leaves).contains("`shop/utils.py`") && !text(&leaves).contains("`shop/cart.py`"),

@@ -155,7 +155,8 @@ pub fn run_graph_tool(
     part.top = arguments["top"].as_u64().map(|n| (n as usize).clamp(1, 50)).or(Some(10));
     let keys: &[&str] = match relation {
         Relation::Reach => &["from", "to"],
-        Relation::Cycles | Relation::MostImported | Relation::MostDependedOn | Relation::DefinedIn => &[],
+        Relation::Cycles | Relation::DefinedIn => &[],
+        ranking if ranking.is_ranking() => &[],
         _ => &["module"],
     };
     for key in keys {

@@ -108,6 +108,14 @@ fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
             let ranked = query::ranking(graph, Measure::DependedOn, &scope);
             wording::ranking(&ranked, Measure::DependedOn, part.top.unwrap_or(10), &scope)
         }
+        (Relation::MostImports, _) => {
+            let ranked = query::ranking(graph, Measure::Imports, &scope);
+            wording::ranking(&ranked, Measure::Imports, part.top.unwrap_or(10), &scope)
+        }
+        (Relation::MostDependencies, _) => {
+            let ranked = query::ranking(graph, Measure::DependsOn, &scope);
+            wording::ranking(&ranked, Measure::DependsOn, part.top.unwrap_or(10), &scope)
+        }
         (Relation::Leaves, _) => {
             let found = query::without_links(graph, Direction::Imports, &scope);
             wording::without_links(&found, graph.bundle.nodes.len(), Direction::Imports, &scope)

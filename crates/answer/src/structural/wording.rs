@@ -423,10 +423,16 @@ pub(super) fn ranking(ranked: &[(usize, &str)], measure: Measure, top: usize, sc
         (Measure::DependedOn, _) => "modules depending on it",
         (Measure::ImportedBy, 1) => "direct importer",
         (Measure::ImportedBy, _) => "direct importers",
+        (Measure::Imports, 1) => "module it imports",
+        (Measure::Imports, _) => "modules it imports",
+        (Measure::DependsOn, 1) => "module it depends on",
+        (Measure::DependsOn, _) => "modules it depends on",
     };
     let (title, one) = match measure {
         Measure::DependedOn => ("Most depended-on modules", "most depended-on module"),
         Measure::ImportedBy => ("Most imported modules", "most imported module"),
+        Measure::Imports => ("Modules importing the most modules", "module importing the most modules"),
+        Measure::DependsOn => ("Modules depending on the most modules", "module depending on the most modules"),
     };
     let qualifier = match scope_words(scope) {
         words if words.is_empty() => String::new(),
@@ -434,6 +440,9 @@ pub(super) fn ranking(ranked: &[(usize, &str)], measure: Measure, top: usize, sc
     };
     let listed: Vec<String> = shown.iter().map(|(n, id)| format!("`{id}` ({n} {})", what(*n))).collect();
     let mut text = match shown.as_slice() {
+        [] if matches!(measure, Measure::Imports | Measure::DependsOn) => {
+            format!("No module of the repository imports another{qualifier}.")
+        }
         [] => format!("No module of the repository is imported by another{qualifier}."),
         [(n, id)] if top == 1 => format!("The {one}{qualifier} is `{id}`, with {n} {}.", what(*n)),
         _ => format!("{title}{qualifier}: {}.", listed.join(", ")),

@@ -564,14 +564,22 @@ impl Clause<'_> {
         if edge.is_none() && !self.has(Cue::Central) && !self.has(Cue::Impact) {
             return Err("asks for the most of something other than imports".into());
         }
+        // "Has the most dependencies": the modules it depends on, every one.
+        let importer = self.ranks_the_importer(edge)?;
         let depends = matches!(
             edge.map(|h| h.cue),
             Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
-        );
+        ) || (importer && edge.is_some_and(|h| h.cue == Cue::NounOut(Family::Depend)));
         // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md):
         // "most depended-on" ranks transitively unless it says "direct".
         let transitive = self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends));
-        let mut part = Part::new(if transitive { Relation::MostDependedOn } else { Relation::MostImported });
+        let relation = match (importer, transitive) {
+            (false, true) => Relation::MostDependedOn,
+            (false, false) => Relation::MostImported,
+            (true, true) => Relation::MostDependencies,
+            (true, false) => Relation::MostImports,
+        };
+        let mut part = Part::new(relation);
         // "which module ranks first by how many modules import it": the first noun for what is
         // ranked says one or several.
         let plural = self
@@ -584,6 +592,47 @@ impl Clause<'_> {
         part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
         part.within = within;
         Ok(part)
+    }
+
+    /// Whether a ranking is of the modules that import ("which module imports the most modules?", "has
+    /// the most dependencies?"), not of the imported: the verb right after the module asked about, its
+    /// subject, and before "most"; or "has the most dependencies". "Has the most imports" is said both
+    /// ways (what it imports, how often it is imported): unsure, never guessed.
+    fn ranks_the_importer(&self, edge: Option<Hit>) -> Result<bool, String> {
+        const ASKED: &str = "which what whats what's who the a single module modules file files one ones that";
+        const NOUNS: &str = "module modules file files one ones";
+        const BETWEEN: &str = "number of direct other internal";
+        let (Some(edge), Some(most)) = (edge, self.find(|c| c == Cue::Most)) else {
+            return Ok(false);
+        };
+        let had_noun = most.end <= edge.start
+            && self.had(most)
+            && (most.end..edge.start).all(|i| BETWEEN.split_whitespace().any(|w| w == self.lower(i)));
+        match edge.cue {
+            Cue::NounOut(Family::Depend) => Ok(had_noun),
+            Cue::NounOut(_) | Cue::Verb(_) if had_noun => {
+                Err("asks for the module with the most imports, which may mean either way".into())
+            }
+            // The verb right after the module asked about, its subject: "which module imports the most",
+            // not "which module do we import the most", "the module that other modules import most".
+            Cue::Verb(_) => {
+                let before: Vec<&str> = (self.first_word()..edge.start).map(|i| self.lower(i)).collect();
+                let nouns = before.iter().filter(|w| NOUNS.split_whitespace().any(|n| n == **w)).count();
+                let asked = |w: &str| ASKED.split_whitespace().any(|a| a == w) || number(w).is_some();
+                Ok(most.start >= edge.end && nouns <= 1 && before.iter().all(|w| asked(w)))
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Whether "most" is had: "has the most imports", "the module with most dependencies", not "shows
+    /// up in the most imports".
+    fn had(&self, most: Hit) -> bool {
+        let mut i = most.start;
+        while i > self.start && self.lower(i - 1) == "the" {
+            i -= 1;
+        }
+        i > self.start && matches!(self.lower(i - 1), "has" | "have" | "having" | "with" | "makes" | "make")
     }
 
     /// "cycles in shop", "from the rest of scrapy": the name of a package named as where to look, not as
@@ -998,8 +1047,7 @@ impl Clause<'_> {
         if self.excludes_a_name() {
             return Err("leaves out a module, which I cannot do".into());
         }
-        part.count =
-            self.has(Cue::Count) && !matches!(part.relation, Relation::MostImported | Relation::MostDependedOn);
+        part.count = self.has(Cue::Count) && !part.relation.is_ranking();
         part.yes_no = self.yes_no();
         if part.only_tests
             && !matches!(

@@ -48,6 +48,10 @@ pub enum Relation {
     MostImported,
     /// Modules ranked by transitive dependents.
     MostDependedOn,
+    /// Modules ranked by the modules they import directly.
+    MostImports,
+    /// Modules ranked by every module they depend on.
+    MostDependencies,
     /// Modules that import no other module of the repository.
     Leaves,
     /// Modules that no other module imports.
@@ -56,6 +60,16 @@ pub enum Relation {
     DefinedIn,
     /// The names a module exports.
     Exports,
+}
+
+impl Relation {
+    /// A ranking of modules by how many they import or are imported by.
+    pub fn is_ranking(self) -> bool {
+        matches!(
+            self,
+            Relation::MostImported | Relation::MostDependedOn | Relation::MostImports | Relation::MostDependencies
+        )
+    }
 }
 
 /// A module the question names, as written and as linked.
@@ -430,8 +444,7 @@ impl<'a> Reading<'a> {
     fn read(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
         // "…the most imported module, and how many modules import it?": the ranking says how many.
-        let after_ranking =
-            self.parts.last().is_some_and(|p| matches!(p.relation, Relation::MostImported | Relation::MostDependedOn));
+        let after_ranking = self.parts.last().is_some_and(|p| p.relation.is_ranking());
         let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule);
         if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && unsure {
             outcome = Outcome::FollowUp;

@@ -171,6 +171,38 @@ fn a_reference_to_a_module_named_before_the_question_is_left_to_the_conversation
 }
 
 #[test]
+fn a_ranking_of_the_modules_that_import_is_not_the_most_imported() {
+    // "Depends on" counts every module reached, "imports" one import (docs/graph.md).
+    for (question, relation) in [
+        ("Which module imports the most modules?", Relation::MostImports),
+        ("Which module has the most dependencies?", Relation::MostDependencies),
+        ("Which module depends on the most other modules?", Relation::MostDependencies),
+        ("Which module has the largest number of dependencies?", Relation::MostDependencies),
+        ("Which module has the most direct dependencies?", Relation::MostImports),
+        ("Which 3 modules import the most other modules, not counting tests?", Relation::MostImports),
+    ] {
+        assert_eq!(part(question).relation, relation, "{question}");
+    }
+    // Said both ways: not guessed.
+    for question in ["What module has the most imports?", "Which module has the most direct imports?"] {
+        assert!(!parse(question).complete(), "{question}");
+    }
+    for question in [
+        "Which module do the most modules import?",
+        "Which module do we import the most?",
+        "What module everyone imports most",
+        "What's the module that other modules import the most?",
+        "Which module in the repository do modules import most?",
+        "Which module has the most importers?",
+        "Which module is a direct dependency of the most modules?",
+        "Which module is imported the most?",
+        "Which module shows up in the most imports?",
+    ] {
+        assert_eq!(part(question).relation, Relation::MostImported, "{question}");
+    }
+}
+
+#[test]
 fn a_relation_asked_about_no_module_at_all_asks_which_module() {
     for question in ["what imports?", "Who imports what?", "imports", "What depends on?"] {
         let understood = parse(question);

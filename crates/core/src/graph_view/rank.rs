@@ -1,5 +1,6 @@
 //! Rankings, with the words `docs/graph.md` defines once: "imported by" counts direct importers,
-//! "depended on" counts every module that depends on a module, directly or transitively.
+//! "depended on" counts every module that depends on a module, directly or transitively; the other
+//! way, "imports" counts the modules a module imports directly, "depends on" every one it reaches.
 //!
 //! Transitive counts come from the condensed graph (one bitset of ancestor components per strongly
 //! connected component, in topological order), so ranking every module costs about one search.
@@ -17,6 +18,10 @@ pub enum Measure {
     ImportedBy,
     /// Modules that depend on it, directly or transitively ("most depended on").
     DependedOn,
+    /// Modules it imports directly ("which module imports the most modules?").
+    Imports,
+    /// Modules it depends on, directly or transitively ("which module depends on the most modules?").
+    DependsOn,
 }
 
 impl<'a> GraphView<'a> {
@@ -31,7 +36,16 @@ impl<'a> GraphView<'a> {
                     self.links(m, Direction::Importers, filter, false).filter(|l| self.listed(l.other, filter)).count()
                 })
                 .collect(),
-            Measure::DependedOn => self.dependents_counts(filter),
+            Measure::Imports => (0..self.ids.len() as u32)
+                .map(|m| {
+                    if !self.in_graph(m, filter) {
+                        return 0;
+                    }
+                    self.links(m, Direction::Imports, filter, false).filter(|l| self.listed(l.other, filter)).count()
+                })
+                .collect(),
+            Measure::DependedOn => self.transitive_counts(filter, Direction::Importers),
+            Measure::DependsOn => self.transitive_counts(filter, Direction::Imports),
         };
         let mut ranked: Vec<(usize, &'a str)> = counts
             .into_iter()
@@ -45,14 +59,25 @@ impl<'a> GraphView<'a> {
 
     /// How many listed modules depend on each module under the filter, directly or transitively.
     pub fn dependents_counts(&self, filter: &Filter) -> Vec<usize> {
+        self.transitive_counts(filter, Direction::Importers)
+    }
+
+    /// How many listed modules each module reaches in `direction` under the filter, directly or
+    /// transitively: its dependents (`Importers`) or its dependencies (`Imports`).
+    pub(super) fn transitive_counts(&self, filter: &Filter, direction: Direction) -> Vec<usize> {
         let n = self.ids.len();
         let mut graph = DiGraph::<(), ()>::with_capacity(n, 0);
         for _ in 0..n {
             graph.add_node(());
         }
+        // Counted below: the modules with a path to each one. For dependencies, along reversed edges.
         for module in (0..n as u32).filter(|&m| self.in_graph(m, filter)) {
             for link in self.links(module, Direction::Imports, filter, filter.package_inits) {
-                graph.add_edge(NodeIndex::new(module as usize), NodeIndex::new(link.other as usize), ());
+                let (from, to) = match direction {
+                    Direction::Importers => (module as usize, link.other as usize),
+                    Direction::Imports => (link.other as usize, module as usize),
+                };
+                graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), ());
             }
         }
         // Tarjan gives components in reverse topological order: importers after what they import.

@@ -83,12 +83,23 @@ fn rankings_count_direct_importers_or_every_dependent_as_a_search_would() {
     ]);
     for filter in [Filter::all(), Filter::runtime(), Filter { tests: Tests::Excluded, ..Filter::all() }] {
         let counts = graph.dependents_counts(&filter);
+        let dependencies = graph.transitive_counts(&filter, Direction::Imports);
         for (m, id) in graph.ids().iter().enumerate() {
             let searched = graph.reach(&[id], Direction::Importers, &filter).ids().len();
             let expected = if graph.in_graph(m as u32, &filter) { searched } else { counts[m] };
             assert_eq!(counts[m], expected, "{id} with {filter:?}");
+            let searched = graph.reach(&[id], Direction::Imports, &filter).ids().len();
+            let expected = if graph.in_graph(m as u32, &filter) { searched } else { dependencies[m] };
+            assert_eq!(dependencies[m], expected, "dependencies of {id} with {filter:?}");
         }
     }
+    // The other way: what a module imports, and every module it depends on.
+    assert_eq!(
+        graph.ranking(Measure::Imports, &Filter::all()),
+        [(1, "a.py"), (1, "b.py"), (1, "c.py"), (1, "d.py"), (1, "e.py"), (1, "tests/test_c.py")]
+    );
+    assert_eq!(graph.ranking(Measure::DependsOn, &Filter::all())[..2], [(3, "e.py"), (2, "a.py")]);
+    assert_eq!(graph.ranking(Measure::DependsOn, &Filter::runtime())[0], (2, "a.py"));
     let depended = graph.ranking(Measure::DependedOn, &Filter::all());
     assert_eq!(depended[..2], [(5, "b.py"), (5, "c.py")]);
     assert_eq!(graph.ranking(Measure::ImportedBy, &Filter::runtime()), [(2, "b.py"), (2, "c.py")]);

@@ -655,11 +655,13 @@ impl Clause<'_> {
     /// The package a clause names as where to look: a package (its `__init__.py`) right after "in",
     /// "inside", "within", "across" or "throughout" ("cycles in shop", "across the shop package") or
     /// after "the rest of", when the clause also asks about something else: a list, not whether one
-    /// module reaches another. "Is shop.api in shop?" and "Does X import anything in shop.payments?"
-    /// keep their reading (the second is the reach question the sets ask).
+    /// module reaches another, or where the importers asked about are ("does anything in shop
+    /// import X?"). "Is shop.api in shop?" and "Does X import anything in shop.payments?" keep their
+    /// reading (the second is the reach question the sets ask).
     fn scope<'m>(&self, names: &[&'m Mention]) -> Option<&'m Mention> {
         const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
         const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
+        const QUANTIFIED: &[&str] = &["anything", "something", "nothing", "module", "modules", "file", "files"];
         // A question about the whole repository (cycles, rankings) needs no other name to be about.
         let whole = self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top);
         let lists = !self.yes_no() || whole;
@@ -677,7 +679,14 @@ impl Clause<'_> {
             let before = if i > self.start { self.lower(i - 1) } else { "" };
             let rest_of = skipped_of && before == "rest";
             let in_scope = !skipped_of && SCOPE.contains(&before);
-            rest_of || (in_scope && lists && names.len() + usize::from(whole) >= 2)
+            // "Does anything in requests import X?": the importers looked for in the whole project,
+            // before the relation (after it, "import anything in P" asks about P).
+            let quantified = in_scope
+                && m.top_level
+                && i >= self.start + 2
+                && QUANTIFIED.contains(&self.lower(i - 2))
+                && self.hits.iter().any(|h| is_edge(h.cue) && h.start > m.index);
+            rest_of || quantified || (in_scope && lists && names.len() + usize::from(whole) >= 2)
         })
     }
 

@@ -100,21 +100,14 @@ fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
         },
         (Relation::Cycles, _) => wording::cycles(&query::cycles(graph, &scope), &scope, part.yes_no),
         (Relation::LargestCycle, _) => wording::largest_cycle(&query::cycles(graph, &scope), &scope),
-        (Relation::MostImported, _) => {
-            let ranked = query::ranking(graph, Measure::ImportedBy, &scope);
-            wording::ranking(&ranked, Measure::ImportedBy, part.top.unwrap_or(10), &scope)
-        }
-        (Relation::MostDependedOn, _) => {
-            let ranked = query::ranking(graph, Measure::DependedOn, &scope);
-            wording::ranking(&ranked, Measure::DependedOn, part.top.unwrap_or(10), &scope)
-        }
-        (Relation::MostImports, _) => {
-            let ranked = query::ranking(graph, Measure::Imports, &scope);
-            wording::ranking(&ranked, Measure::Imports, part.top.unwrap_or(10), &scope)
-        }
-        (Relation::MostDependencies, _) => {
-            let ranked = query::ranking(graph, Measure::DependsOn, &scope);
-            wording::ranking(&ranked, Measure::DependsOn, part.top.unwrap_or(10), &scope)
+        (ranking, _) if ranking.is_ranking() => {
+            let measure = match ranking {
+                Relation::MostDependedOn => Measure::DependedOn,
+                Relation::MostImports => Measure::Imports,
+                Relation::MostDependencies => Measure::DependsOn,
+                _ => Measure::ImportedBy,
+            };
+            wording::ranking(&query::ranking(graph, measure, &scope), measure, part.top.unwrap_or(10), &scope)
         }
         (Relation::Leaves, _) => {
             let found = query::without_links(graph, Direction::Imports, &scope);

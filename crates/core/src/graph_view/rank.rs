@@ -27,23 +27,20 @@ pub enum Measure {
 impl<'a> GraphView<'a> {
     /// Every listed module with a count above zero, highest first, ties in id order.
     pub fn ranking(&self, measure: Measure, filter: &Filter) -> Vec<(usize, &'a str)> {
+        // One import away: the listed modules at the other end of each module's imports.
+        let direct = |direction: Direction| -> Vec<usize> {
+            (0..self.ids.len() as u32)
+                .map(|m| {
+                    if !self.in_graph(m, filter) {
+                        return 0;
+                    }
+                    self.links(m, direction, filter, false).filter(|l| self.listed(l.other, filter)).count()
+                })
+                .collect()
+        };
         let counts = match measure {
-            Measure::ImportedBy => (0..self.ids.len() as u32)
-                .map(|m| {
-                    if !self.in_graph(m, filter) {
-                        return 0;
-                    }
-                    self.links(m, Direction::Importers, filter, false).filter(|l| self.listed(l.other, filter)).count()
-                })
-                .collect(),
-            Measure::Imports => (0..self.ids.len() as u32)
-                .map(|m| {
-                    if !self.in_graph(m, filter) {
-                        return 0;
-                    }
-                    self.links(m, Direction::Imports, filter, false).filter(|l| self.listed(l.other, filter)).count()
-                })
-                .collect(),
+            Measure::ImportedBy => direct(Direction::Importers),
+            Measure::Imports => direct(Direction::Imports),
             Measure::DependedOn => self.transitive_counts(filter, Direction::Importers),
             Measure::DependsOn => self.transitive_counts(filter, Direction::Imports),
         };

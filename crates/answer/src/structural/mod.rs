@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::understand::{Entity, Part, Relation};
 use query::{Graph, Scope};
 use strata_core::bundle::Bundle;
-use strata_core::graph_view::{Direction, Filter, Measure};
+use strata_core::graph_view::{Direction, Filter};
 use strata_search::chunks::limited;
 
 /// An exact answer: its text, the modules it relies on (line ranges for symbol answers), and the
@@ -100,13 +100,7 @@ fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
         },
         (Relation::Cycles, _) => wording::cycles(&query::cycles(graph, &scope), &scope, part.yes_no),
         (Relation::LargestCycle, _) => wording::largest_cycle(&query::cycles(graph, &scope), &scope),
-        (ranking, _) if ranking.is_ranking() => {
-            let measure = match ranking {
-                Relation::MostDependedOn => Measure::DependedOn,
-                Relation::MostImports => Measure::Imports,
-                Relation::MostDependencies => Measure::DependsOn,
-                _ => Measure::ImportedBy,
-            };
+        (ranking, _) if let Some(measure) = ranking.measure() => {
             wording::ranking(&query::ranking(graph, measure, &scope), measure, part.top.unwrap_or(10), &scope)
         }
         (Relation::Leaves, _) => {

@@ -14,6 +14,7 @@ pub mod words;
 use std::collections::BTreeSet;
 
 use serde::Serialize;
+use strata_core::graph_view::Measure;
 
 use self::clause::{Mention, Outcome};
 use self::constructions::Construction;
@@ -63,12 +64,20 @@ pub enum Relation {
 }
 
 impl Relation {
+    /// What a ranking counts, or `None` for a relation that is no ranking.
+    pub fn measure(self) -> Option<Measure> {
+        match self {
+            Relation::MostImported => Some(Measure::ImportedBy),
+            Relation::MostDependedOn => Some(Measure::DependedOn),
+            Relation::MostImports => Some(Measure::Imports),
+            Relation::MostDependencies => Some(Measure::DependsOn),
+            _ => None,
+        }
+    }
+
     /// A ranking of modules by how many they import or are imported by.
     pub fn is_ranking(self) -> bool {
-        matches!(
-            self,
-            Relation::MostImported | Relation::MostDependedOn | Relation::MostImports | Relation::MostDependencies
-        )
+        self.measure().is_some()
     }
 }
 

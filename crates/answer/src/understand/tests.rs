@@ -223,18 +223,16 @@ fn a_relation_asked_about_no_module_at_all_asks_which_module() {
 
 #[test]
 fn anything_in_the_project_is_where_the_importers_are_looked_for() {
-    let bundle = bundle_of(&[("shop/__init__.py", &[]), (CART, &["Cart"]), (API, &[])]);
-    let linker = EntityLinker::new(&bundle);
     // "Anything in shop" before the relation is where the importers are looked for: the whole project.
     for question in ["Does anything in shop import shop.cart?", "Does any module in shop import shop.cart?"] {
-        let understood = understand(question, &linker);
+        let understood = parse(question);
         assert!(understood.complete(), "{question}: {:?}", understood.unsure);
         let part = &understood.parts[0];
         let read = (part.relation, part.yes_no, part.modules[0].id.as_str(), part.within.as_deref());
         assert_eq!(read, (Relation::Importers, true, CART, None), "{question}");
     }
     // After the relation, it is what is imported.
-    let reach = understand("Does shop.api import anything in shop?", &linker);
+    let reach = parse("Does shop.api import anything in shop?");
     assert_eq!(reach.parts[0].relation, Relation::Reach, "{:?}", reach.parts);
 }
 

@@ -80,6 +80,18 @@ fn cycles_everywhere_and_for_one_module() {
         text(&runtime)
     );
     assert!(text(&runtime).contains("in a cycle of 2 modules"), "{}", text(&runtime));
+    // Read as about the package's `__init__.py`, which is in no cycle: the project's cycles are said too.
+    let package = ask("Does shop have any import cycles?");
+    assert!(
+        text(&package).starts_with("No: `shop/__init__.py` is not part of any import cycle."),
+        "{}",
+        text(&package)
+    );
+    assert!(
+        text(&package).contains("Elsewhere in the repository there is 1 import cycle; the largest has 2 modules"),
+        "{}",
+        text(&package)
+    );
 }
 
 #[test]

@@ -93,7 +93,14 @@ fn answer_with(graph: &Graph<'_>, part: &Part) -> StructuralAnswer {
             }
             None => unanswerable(),
         },
-        (Relation::CycleOf, Some(m)) => wording::cycle_of(m, &query::cycle_of(graph, &m.id, &scope), &scope),
+        (Relation::CycleOf, Some(m)) => {
+            let found = query::cycle_of(graph, &m.id, &scope);
+            // "Does requests have any import cycles?" is read as about `requests/__init__.py`; when that
+            // is in none, the project's cycles elsewhere are what the asker may mean, and are said too.
+            let top_level = strata_search::entities::is_top_level_package(graph.bundle, &m.id);
+            let elsewhere = (found.cycle.is_none() && top_level).then(|| query::cycles(graph, &scope));
+            wording::cycle_of(m, &found, elsewhere.as_ref(), &scope)
+        }
         (Relation::SameCycle, Some(a)) => match module(1) {
             Some(b) => wording::same_cycle(a, b, &query::cycle_of(graph, &a.id, &scope), &scope),
             None => unanswerable(),

@@ -313,7 +313,14 @@ pub(super) fn largest_cycle(result: &Cycles<'_>, scope: &Scope) -> StructuralAns
     }
 }
 
-pub(super) fn cycle_of(entity: &Entity, result: &CycleOf<'_>, scope: &Scope) -> StructuralAnswer {
+/// Whether a module is in an import cycle. `project_cycles`: the cycles of the project, said after a "No"
+/// about a top-level package's `__init__.py`.
+pub(super) fn cycle_of(
+    entity: &Entity,
+    result: &CycleOf<'_>,
+    project_cycles: Option<&Cycles<'_>>,
+    scope: &Scope,
+) -> StructuralAnswer {
     let (id, note) = (entity.id.as_str(), entity.note.as_str());
     let words = scope_words(scope);
     let Some(cycle) = &result.cycle else {
@@ -324,8 +331,9 @@ pub(super) fn cycle_of(entity: &Entity, result: &CycleOf<'_>, scope: &Scope) -> 
             }
             None => String::new(),
         };
+        let project = project_cycles.map(|cycles| cycles_elsewhere(cycles, &words)).unwrap_or_default();
         return StructuralAnswer {
-            text: format!("No: `{id}`{note} is not part of any import cycle{words}.{elsewhere}"),
+            text: format!("No: `{id}`{note} is not part of any import cycle{words}.{elsewhere}{project}"),
             cited: vec![(id.to_string(), None)],
             result: ExactResult {
                 yes: Some(false),
@@ -352,6 +360,22 @@ pub(super) fn cycle_of(entity: &Entity, result: &CycleOf<'_>, scope: &Scope) -> 
             ..ExactResult::default()
         },
     }
+}
+
+/// " Elsewhere in the repository there are 2 import cycles; the largest has 11 modules: …".
+fn cycles_elsewhere(cycles: &Cycles<'_>, words: &str) -> String {
+    let Some((largest, _)) = cycles.found.first() else {
+        return format!(" There are no import cycles anywhere in the repository{words}.");
+    };
+    let n = cycles.found.len();
+    let members: Vec<String> = largest.iter().map(|m| code(m)).collect();
+    format!(
+        " Elsewhere in the repository{words} there {} {n} import cycle{}; the largest has {} modules: {}.",
+        if n == 1 { "is" } else { "are" },
+        if n == 1 { "" } else { "s" },
+        largest.len(),
+        limited(&members, 12)
+    )
 }
 
 /// Whether `b` is in `a`'s import cycle: one cycle holding both, or why not.

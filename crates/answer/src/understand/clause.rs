@@ -146,6 +146,9 @@ const STARTERS: &[&str] = &[
     "will", "list", "show", "give", "tell", "name", "find", "if", "and", "also", "then", "plus", "or", "count", "i",
     "please", "answer", "so",
 ];
+/// The words before a package that make it where to look, and the words allowed between.
+const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
+const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
 
 fn is_edge(cue: Cue) -> bool {
@@ -209,6 +212,16 @@ impl Clause<'_> {
 
     /// The first word after openers ("hey, quick q:") is an auxiliary: a yes/no question. "Can you list…"
     /// is a request, not a yes/no question.
+    /// "check if", "let me know if": `if` after a verb of finding out asks a yes or no.
+    pub(super) fn if_of_finding_out(&self, i: usize) -> bool {
+        self.lower(i) == "if"
+            && i > 0
+            && matches!(
+                self.lower(i - 1),
+                "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure" | "verify" | "confirm"
+            )
+    }
+
     fn yes_no(&self) -> bool {
         let first = (self.lenient_until.max(self.start)..self.end).find(|&i| !OPENERS.contains(&self.lower(i)));
         let asks_yes_no = first.is_some_and(|i| {
@@ -222,15 +235,7 @@ impl Clause<'_> {
                 && self.hits.iter().any(|h| h.start == i + 1 && matches!(h.cue, Cue::Direct | Cue::Transitive))
         };
         let yes_no_cue = self.hits.iter().any(|h| h.cue == Cue::YesNo && !of_manner(h.start));
-        let whether = self.range().any(|i| {
-            (self.lower(i) == "whether" && !of_manner(i))
-                || (self.lower(i) == "if"
-                    && i > 0
-                    && matches!(
-                        self.lower(i - 1),
-                        "know" | "me" | "see" | "check" | "wondering" | "ask" | "sure" | "verify" | "confirm"
-                    ))
-        });
+        let whether = self.range().any(|i| (self.lower(i) == "whether" && !of_manner(i)) || self.if_of_finding_out(i));
         // "anything importing api?", "`x` -> imported anywhere?": no question word, a question mark.
         let elliptical = self.end > self.start
             && self.words[self.end - 1].boundary_after
@@ -276,7 +281,11 @@ impl Clause<'_> {
 
     /// A count said in the clause ("give me the first 3"), not part of a name.
     pub fn stated_number(&self) -> Option<usize> {
-        self.range().filter(|&i| !self.mentions.iter().any(|m| m.index == i)).find_map(|i| number(self.lower(i)))
+        self.range()
+            .filter(|&i| !self.mentions.iter().any(|m| m.index == i))
+            // "each one", "which one": a pronoun, not a count ("one module" is one).
+            .filter(|&i| self.lower(i) != "one" || matches!(self.lower(i + 1), "module" | "file" | "package"))
+            .find_map(|i| number(self.lower(i)))
     }
 
     /// Every word accounted for: a statement read as the question behind a bare follow-up must be.
@@ -347,12 +356,22 @@ impl Clause<'_> {
         {
             return Outcome::Unsure(format!("a word I could not place next to the relation: {word}"));
         }
+        if let Some(word) = unknown.first()
+            && self.uses_an_activity(word)
+        {
+            return Outcome::Unsure(format!("asks whether the code does {word}, which is behaviour"));
+        }
         if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
             // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
             if !self.asks() {
                 return Outcome::Unsure(format!("`{}` names nothing in the graph and no relation is asked", m.text));
             }
             return Outcome::Unknown(m.text.clone());
+        }
+        // "What imports what in shop?": both ends of the relation asked for, the package only where
+        // to look; the asker is asked which module, as when no package is named.
+        if unknown.is_empty() && self.asks_every_edge() && self.mentions.iter().all(|m| self.only_where_to_look(m)) {
+            return Outcome::NoModule;
         }
         let mut part = match self.relation() {
             Ok(Some(part)) => part,
@@ -587,9 +606,7 @@ impl Clause<'_> {
             .map(|i| self.lower(i))
             .find(|w| matches!(*w, "module" | "file" | "one" | "package" | "modules" | "files" | "ones" | "packages"))
             .is_some_and(|w| w.ends_with('s'));
-        let asked =
-            self.range().filter(|&i| !self.mentions.iter().any(|m| m.index == i)).find_map(|i| number(self.lower(i)));
-        part.top = Some(asked.unwrap_or(if plural { 10 } else { 1 }));
+        part.top = Some(self.stated_number().unwrap_or(if plural { 10 } else { 1 }));
         part.within = within;
         Ok(part)
     }
@@ -652,6 +669,33 @@ impl Clause<'_> {
         (scope, within)
     }
 
+    /// "What imports what?", "which modules import which?": a wh-word on both sides of an import verb,
+    /// every edge asked for.
+    fn asks_every_edge(&self) -> bool {
+        let wh = |i: usize| i >= self.start && i < self.end && WH.contains(&self.lower(i));
+        let noun = |i: usize| matches!(self.lower(i), "module" | "modules" | "file" | "files");
+        let every = self.hits.iter().any(|h| {
+            matches!(h.cue, Cue::Verb(_))
+                && h.start > self.start
+                && (wh(h.start - 1) || (noun(h.start - 1) && h.start >= 2 && wh(h.start - 2)))
+                && wh(h.end)
+        });
+        self.saw(Construction::EveryEdge, every)
+    }
+
+    /// A package named only as where to look: right after "in", "inside", "within", "across" or
+    /// "throughout" (an article or "whole" between).
+    fn only_where_to_look(&self, m: &Mention) -> bool {
+        if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.possessive {
+            return false;
+        }
+        let mut i = m.index;
+        while i > self.start && SKIPPED.contains(&self.lower(i - 1)) && self.lower(i - 1) != "of" {
+            i -= 1;
+        }
+        i > self.start && SCOPE.contains(&self.lower(i - 1))
+    }
+
     /// The package a clause names as where to look: a package (its `__init__.py`) right after "in",
     /// "inside", "within", "across" or "throughout" ("cycles in shop", "across the shop package") or
     /// after "the rest of", when the clause also asks about something else: a list, not whether one
@@ -659,8 +703,6 @@ impl Clause<'_> {
     /// import X?"). "Is shop.api in shop?" and "Does X import anything in shop.payments?" keep their
     /// reading (the second is the reach question the sets ask).
     fn scope<'m>(&self, names: &[&'m Mention]) -> Option<&'m Mention> {
-        const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
-        const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
         const QUANTIFIED: &[&str] = &["anything", "something", "nothing", "module", "modules", "file", "files"];
         // A question about the whole repository (cycles, rankings) needs no other name to be about.
         let whole = self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top);

@@ -25,6 +25,9 @@ pub enum Construction {
     PackageScope,
     /// The project's own top-level package named bare as where to look: the whole repository.
     WholeProject,
+    /// "What imports what in shop?": both ends of an import asked for, every edge; the asker is
+    /// asked which module.
+    EveryEdge,
     /// "in a cycle together", "with each other": two modules in one cycle.
     CycleTogether,
     /// "modules that only import the standard library": modules with no import of the repository.
@@ -167,6 +170,13 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::EveryEdge,
+        examples: &[
+            ("What imports what in shop?", "no-module"),
+            ("which modules import which, inside the shop package?", "no-module"),
+        ],
+    },
+    Declared {
         construction: Construction::CycleTogether,
         examples: &[
             ("Are shop.cart and shop.pricing in a cycle together?", "same-cycle shop/cart.py shop/pricing.py yes-no"),
@@ -205,6 +215,7 @@ pub const DECLARED: &[Declared] = &[
     Declared {
         construction: Construction::PersonImports,
         examples: &[
+            ("What can be imported from the module shop.pricing?", "exports shop/pricing.py"),
             ("what can I import from shop.cart?", "exports shop/cart.py"),
             ("what could we import from shop.models?", "exports shop/models.py"),
             ("which things should we import from shop.models?", "unsure"),
@@ -451,6 +462,9 @@ mod tests {
             let topic = serde_json::to_value(change.topic).ok().and_then(|v| v.as_str().map(str::to_string));
             let yes_no = if change.yes_no { " yes-no" } else { "" };
             return format!("change {}{yes_no}", topic.unwrap_or_default());
+        }
+        if understood.names_no_module {
+            return "no-module".into();
         }
         if !understood.complete() {
             return "unsure".into();

@@ -348,9 +348,14 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         if hits[k].cue != Cue::Negation && !excluded {
             continue;
         }
+        // Not across a comma: "…are ignored, all the way?" leaves out what came before.
+        let apart = |at: usize| words[at - 1].boundary_after || words[at - 1].comma_after;
         let mut at = hits[k].end;
-        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !words[at - 1].boundary_after {
+        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) {
             at += 1;
+        }
+        if apart(at) {
+            continue;
         }
         let Some(next) = hits.iter().position(|h| h.start == at) else { continue };
         let flipped = match hits[next].cue {

@@ -295,7 +295,11 @@ fn conclude(
     let about_the_graph = hits.iter().any(|h| is_about_the_graph(h.cue));
     Understanding {
         complete: unsure.is_none() && !parts.is_empty(),
-        names_no_module: no_module && parts.is_empty() && linked.is_empty() && refers_back.is_none(),
+        // A package named only as where to look ("what imports what in shop?") names no module.
+        names_no_module: no_module
+            && parts.is_empty()
+            && refers_back.is_none()
+            && (linked.is_empty() || constructions.contains(&Construction::EveryEdge)),
         parts,
         unsure,
         linked,
@@ -452,8 +456,13 @@ impl<'a> Reading<'a> {
     /// What `clause` says, read on its own and, when that fails, against what came before.
     fn read(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
-        // "…the most imported module, and how many modules import it?": the ranking says how many.
-        let after_ranking = self.parts.last().is_some_and(|p| p.relation.is_ranking());
+        // "…the most imported module, and how many modules import it?": the ranking says how many,
+        // also when the ranking was said as a statement first ("most imported 3 modules and how many
+        // import each").
+        let ranks = |outcome: Outcome| matches!(outcome, Outcome::Part(p) if p.relation.is_ranking());
+        let after_ranking = self.parts.last().is_some_and(|p| p.relation.is_ranking())
+            || (self.parts.is_empty()
+                && self.last_context.as_ref().is_some_and(|s| s.fully_placed() && ranks(s.clone().parse())));
         let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule);
         if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && unsure {
             outcome = Outcome::FollowUp;

@@ -204,7 +204,8 @@ fn a_ranking_of_the_modules_that_import_is_not_the_most_imported() {
 
 #[test]
 fn a_relation_asked_about_no_module_at_all_asks_which_module() {
-    for question in ["what imports?", "Who imports what?", "imports", "What depends on?"] {
+    for question in ["what imports?", "Who imports what?", "imports", "What depends on?", "What imports what in shop?"]
+    {
         let understood = parse(question);
         assert!(understood.names_no_module && !understood.complete(), "{question}: {understood:?}");
     }
@@ -798,4 +799,23 @@ fn a_plain_word_is_no_method_name() {
     assert_eq!(understand("Where is `discount` defined?", &linker).parts[0].relation, Relation::DefinedIn);
     let plain = understand("Where are the discount classes defined?", &linker);
     assert!(!plain.complete(), "{:?}", plain.parts);
+}
+
+#[test]
+fn a_qualifier_after_a_comma_does_not_flip_the_exclusion_before_it() {
+    // "ignored, all the way": the exclusion is of type-checking imports, and the reach is transitive.
+    let runtime = part("dependents of shop.models when type checking imports are ignored, all the way?");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
+    // Without the comma, "ignoring transitive ones" still asks for the direct ones.
+    let direct = part("which modules import shop.models, ignoring transitive ones?");
+    assert_eq!(direct.relation, Relation::Importers);
+}
+
+#[test]
+fn using_an_activity_is_behaviour_and_two_its_around_a_verb_are_the_two_names() {
+    assert!(!parse("does shop.cart use caching? why").complete());
+    assert_eq!(part("does shop.cart use shop.pricing?").relation, Relation::Reach);
+    let both = part("I want shop/pricing.py to stay apart from shop.models. Does it import it, directly or not?");
+    let ids: Vec<&str> = both.modules.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!((both.relation, ids), (Relation::Reach, vec!["shop/pricing.py", "shop/models.py"]));
 }

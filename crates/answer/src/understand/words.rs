@@ -49,7 +49,22 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("i'd", &["i", "would"]),
     ("i'm", &["i", "am"]),
     ("let's", &["let", "us"]),
+    // Chat shorthand ("wat mods r imported by u"); "mod" only after a determiner (`sympy/core/mod.py`).
+    ("mods", &["modules"]),
+    ("wat", &["what"]),
+    ("wut", &["what"]),
+    ("r", &["are"]),
+    ("u", &["you"]),
+    ("ur", &["your"]),
+    ("hw", &["how"]),
+    ("smth", &["something"]),
+    ("sth", &["something"]),
+    ("em", &["them"]),
+    ("'em", &["them"]),
 ];
+
+/// Words before "mod" that make it the noun "module": "which mod", "a mod".
+const BEFORE_MOD: &[&str] = &["what", "which", "a", "the", "each", "every", "any", "one", "that", "this", "whose"];
 
 /// The words of `question`, in order.
 pub fn words(question: &str) -> Vec<Word> {
@@ -159,6 +174,13 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     let start = start + trimmed_start;
     let inner = inner.replace(['’', '‘'], "'");
     let lower = inner.to_lowercase();
+    // "which mod imports X": the noun, after a determiner.
+    if lower == "mod" && out.last().is_some_and(|w| BEFORE_MOD.contains(&w.lower.as_str())) {
+        let mut word = plain("module", start, start + inner.len(), boundary_after);
+        word.comma_after = comma_after;
+        out.push(word);
+        return;
+    }
     if let Some((_, parts)) =
         CONTRACTIONS.iter().find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str()))
     {
@@ -285,6 +307,12 @@ mod tests {
         let words = words("Doesn't flask.app's loader, import x?");
         let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
         assert_eq!(lower, ["does", "not", "flask.app", "loader", "import", "x"]);
+        let chat = super::words("wat mods r imported by mod, and which mod imports u");
+        let lower: Vec<&str> = chat.iter().map(|w| w.lower.as_str()).collect();
+        assert_eq!(
+            lower,
+            ["what", "modules", "are", "imported", "by", "mod", "and", "which", "module", "imports", "you"]
+        );
         assert!(words[3].comma_after && words[5].boundary_after && !words[4].boundary_after);
     }
 

@@ -10,8 +10,18 @@ impl Clause<'_> {
     /// end. A name taken over was said as a name before ("services: importers?"), so it counts as one
     /// here even where a plain word would not.
     pub fn adopt(&mut self, mentions: Vec<Mention>) {
-        let at = (self.start..self.end).find(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).unwrap_or(self.end);
-        self.mentions = mentions.into_iter().map(|m| Mention { index: at, strong: true, ..m }).collect();
+        let pronouns: Vec<usize> =
+            (self.start..self.end).filter(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).collect();
+        // "A must stay apart from B. Does it import it?": one "it" for each name, in order, when a
+        // relation word stands between them ("is it a direct import, or does it only come in" is one).
+        let each_its_own = mentions.len() == 2
+            && matches!(pronouns[..], [a, b] if b <= a + 4
+                && self.words[a].lower == "it"
+                && self.words[b].lower == "it"
+                && self.hits.iter().any(|h| is_edge(h.cue) && h.start > a && h.end <= b));
+        let at = |k: usize| if each_its_own { pronouns[k] } else { pronouns.first().copied().unwrap_or(self.end) };
+        self.mentions =
+            mentions.into_iter().enumerate().map(|(k, m)| Mention { index: at(k), strong: true, ..m }).collect();
     }
 
     /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import
@@ -105,10 +115,13 @@ impl Clause<'_> {
     }
 
     /// A statement around the question ("We're untangling the payments code.", "Before merging,"):
-    /// no question mark, and it starts neither like a question nor like a request.
+    /// no question mark, and it starts neither like a question nor like a request ("check if X has
+    /// importers" is one).
     pub fn is_context(&self) -> bool {
         let first = self.first_word();
-        let opens_a_question = STARTERS.contains(&self.lower(first)) || AUX.contains(&self.lower(first));
+        let opens_a_question = STARTERS.contains(&self.lower(first))
+            || AUX.contains(&self.lower(first))
+            || (first..(first + 3).min(self.end)).any(|i| self.if_of_finding_out(i));
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
         (!question_mark && !opens_a_question) || self.is_condition() || self.scene
     }

@@ -3,6 +3,7 @@
 //! whole repository. One plain word is tolerated (a typo, an aside); more go to retrieval.
 
 use super::{ASKERS_MIND, AUX, Clause, Mention, PRONOUNS, Part, Relation, is_edge, is_filler};
+use crate::understand::lexicon::{Cue, Family};
 use crate::understand::words::number;
 
 /// Whether a mention written `word` (moved to a pronoun or not) names a module the part is about.
@@ -61,6 +62,15 @@ impl Clause<'_> {
                         || (h.start == i + 2 && matches!(self.lower(i + 1), "of" | "to" | "for" | "from" | "with")))
             })
         })
+    }
+
+    /// "Does X use caching?": an activity (a word in -ing that names nothing) right after "use", where
+    /// the module used would stand, asks what the code does.
+    pub(super) fn uses_an_activity(&self, word: &str) -> bool {
+        word.ends_with("ing")
+            && self.range().any(|i| {
+                self.words[i].lower == word && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use) && h.end == i)
+            })
     }
 
     /// A name left over that the answer does not use may be the module the question is about ("ctx ->

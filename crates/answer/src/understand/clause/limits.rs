@@ -8,7 +8,7 @@
 //! noticed and declined with its reason, never answered as the simpler question, whose answer would
 //! read as this one's.
 
-use super::{Clause, Cue, Hit, Mention, is_edge};
+use super::{AUX, Clause, Cue, Hit, Mention, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -98,7 +98,8 @@ impl Clause<'_> {
                     && matches!(self.lower(i + 1), "week" | "month" | "year" | "release" | "version")
             })
             || last.is_some_and(|i| self.lower(i) == "before")
-            || self.lower(first) == "when";
+            // "When was X first imported?", not "When we ignore TYPE_CHECKING, …".
+            || (self.lower(first) == "when" && AUX.contains(&self.lower(first + 1)));
         if self.saw(Construction::AnotherTime, at_another_time) {
             return Some("asks about another time than the commit indexed".into());
         }
@@ -159,16 +160,22 @@ impl Clause<'_> {
     /// "What can I import from X?": a person importing asks for names, not for modules ("do we import X
     /// anywhere?" is the codebase importing). The twin of [`Clause::names_from_a_module`].
     pub(super) fn a_person_imports(&self, primary: Hit) -> bool {
-        if !matches!(primary.cue, Cue::Verb(super::Family::Import)) {
-            return false;
-        }
+        let modal = |w: &str| matches!(w, "can" | "could" | "should" | "may" | "might");
         let subject = (self.start..primary.start)
             .rev()
-            .find(|&i| !matches!(self.lower(i), "can" | "could" | "should" | "may" | "might" | "to" | "do" | "just"));
+            .find(|&i| !(modal(self.lower(i)) || matches!(self.lower(i), "to" | "do" | "just")));
+        let someone = match primary.cue {
+            Cue::Verb(super::Family::Import) => subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you")),
+            // "What can be imported from X?": the person left out.
+            Cue::Passive(super::Family::Import) => {
+                primary.start >= self.start + 2
+                    && self.lower(primary.start - 1) == "be"
+                    && modal(self.lower(primary.start - 2))
+            }
+            _ => false,
+        };
         let from = self.range().any(|i| i >= primary.end && self.lower(i) == "from");
-        let person = subject.is_some_and(|i| matches!(self.lower(i), "i" | "we" | "you"))
-            && self.what_before(primary).is_some()
-            && from;
+        let person = someone && self.what_before(primary).is_some() && from;
         self.saw(Construction::PersonImports, person)
     }
 

@@ -115,12 +115,24 @@ impl Clause<'_> {
                     && matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::Change | Cue::Impact | Cue::Path)
             })
         };
-        const AFTER: &[&str] = &["is", "are", "was", "has", "have"];
+        const AFTER: &[&str] = &["is", "are", "was", "has", "have", "belongs", "belong", "sits", "lies"];
         let previous = mention.index.checked_sub(1);
         mention.possessive
             || previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
             || relation_word(mention.index + 1)
             || AFTER.contains(&self.lower(mention.index + 1))
+            || self.owns_the_noun_after(mention)
+    }
+
+    /// "models importers", "cart direct deps": a name right before the relation noun it owns, a word
+    /// of reach or of run time between.
+    fn owns_the_noun_after(&self, mention: &Mention) -> bool {
+        let hit_at = |i: usize| self.hits.iter().find(|h| h.start == i);
+        let mut at = mention.index + 1;
+        while let Some(h) = hit_at(at).filter(|h| matches!(h.cue, Cue::Direct | Cue::Transitive | Cue::Runtime)) {
+            at = h.end;
+        }
+        hit_at(at).is_some_and(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)))
     }
 
     /// "from A", "starts at A", "starting at A", "A -> B": where a chain begins.

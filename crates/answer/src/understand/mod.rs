@@ -478,6 +478,30 @@ impl<'a> Reading<'a> {
         (clause, outcome)
     }
 
+    /// A follow-up with no part before it: the statement before it held the question's content, read
+    /// strictly (a statement was not written as a question, so every word must be placed). Tried and
+    /// not kept: a follow-up with no statement before it as framing ("Please give me two lists: …"),
+    /// ignored; it answered more held-out phrasings and got more of them wrong.
+    fn follow_up_a_statement(&mut self, clause: &clause::Clause<'a>) {
+        let read = self.last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
+            statement.topicalize();
+            statement.parse()
+        });
+        match read {
+            Some(Outcome::Part(mut part)) => {
+                part.yes_no = false;
+                // "Rank modules by importers; give me the first 3.": the follow-up says how many.
+                if part.top.is_some()
+                    && let Some(k) = clause.stated_number()
+                {
+                    part.top = Some(k);
+                }
+                self.parts.push(part);
+            }
+            _ => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
+        }
+    }
+
     /// Takes in what one clause was read to say.
     fn record(&mut self, outcome: Outcome, clause: &clause::Clause<'a>) {
         match outcome {
@@ -495,23 +519,7 @@ impl<'a> Reading<'a> {
                     self.parts.push(again);
                 }
                 // "X's cycle: which modules?": the statement before held the question's content.
-                // Read strictly: a statement was not written as a question, so every word must be placed.
-                None => match self.last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
-                    statement.topicalize();
-                    statement.parse()
-                }) {
-                    Some(Outcome::Part(mut part)) => {
-                        part.yes_no = false;
-                        // "Rank modules by importers; give me the first 3.": the follow-up says how many.
-                        if part.top.is_some()
-                            && let Some(k) = clause.stated_number()
-                        {
-                            part.top = Some(k);
-                        }
-                        self.parts.push(part);
-                    }
-                    _ => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
-                },
+                None => self.follow_up_a_statement(clause),
             },
             // "…? And B?": the previous relation about other modules.
             Outcome::EntitiesOnly(entities) => match self.parts.last() {

@@ -49,7 +49,10 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("i'd", &["i", "would"]),
     ("i'm", &["i", "am"]),
     ("let's", &["let", "us"]),
-    // Chat shorthand ("wat mods r imported by u"); "mod" only after a determiner (`sympy/core/mod.py`).
+    // Chat shorthand ("wat mods r imported by u", "w/o tests"); "mod" only after a determiner
+    // (`sympy/core/mod.py`).
+    ("w/", &["with"]),
+    ("w/o", &["without"]),
     ("mods", &["modules"]),
     ("wat", &["what"]),
     ("wut", &["what"]),
@@ -175,15 +178,16 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     let inner = inner.replace(['’', '‘'], "'");
     let lower = inner.to_lowercase();
     // "which mod imports X": the noun, after a determiner.
-    if lower == "mod" && out.last().is_some_and(|w| BEFORE_MOD.contains(&w.lower.as_str())) {
-        let mut word = plain("module", start, start + inner.len(), boundary_after);
-        word.comma_after = comma_after;
-        out.push(word);
-        return;
-    }
-    if let Some((_, parts)) =
-        CONTRACTIONS.iter().find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str()))
-    {
+    let noun_mod = lower == "mod" && out.last().is_some_and(|w| BEFORE_MOD.contains(&w.lower.as_str()));
+    let expansion = if noun_mod {
+        Some(&["module"][..])
+    } else {
+        CONTRACTIONS
+            .iter()
+            .find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str()))
+            .map(|(_, p)| *p)
+    };
+    if let Some(parts) = expansion {
         let count = parts.len();
         for (i, part) in parts.iter().enumerate() {
             let mut word = plain(part, start, start + inner.len(), boundary_after && i + 1 == count);
@@ -199,14 +203,6 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     // `route()`: written as a call, so a name.
     let called = raw.contains("()") && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '(' | ')'));
     let text = text.strip_suffix("()").unwrap_or(&text).to_string();
-    // Chat shorthand: "w/" is "with", "w/o" is "without".
-    if matches!(text.to_lowercase().as_str(), "w/" | "w/o") {
-        let word = if text.len() == 2 { "with" } else { "without" };
-        let mut word = plain(word, start, start + text.len(), boundary_after);
-        word.comma_after = comma_after;
-        out.push(word);
-        return;
-    }
     // "yes/no", "and/or", "y/n": English, not a path.
     let english_pair = text.eq_ignore_ascii_case("y/n")
         || text.split_once('/').is_some_and(|(a, b)| {

@@ -80,7 +80,8 @@ class Module:
     package: str | None  # package that relative imports resolve against
     namespace_sub: bool  # inside a namespace sub-package (dropped by --no-namespace)
     defs: set[str] = field(default_factory=set)  # top-level defs/classes and Class.member
-    all_names: list[str] | None = None  # literal __all__, if any
+    all_names: list[str] | None = None  # literal strings of __all__, if it is assigned
+    all_parts: list[str] = field(default_factory=list)  # names concatenated into __all__ (`m_all + [...]`)
     public: set[str] = field(default_factory=set)  # public top-level definitions and explicit re-exports
     imported: list[tuple[str, ast.ImportFrom]] = field(default_factory=list)  # names bound by top-level from-imports
     outside_try: set[str] = field(default_factory=set)  # public names bound somewhere outside a try
@@ -233,6 +234,22 @@ def top_level(body: list[ast.stmt], in_try: bool = False, tc: bool = False):
                 yield from top_level(block, inner, tc)
 
 
+def dunder_all_value(value: ast.expr, mod: Module) -> None:
+    """The strings of a list, tuple or set (through `+`), and the names concatenated with them."""
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        for e in value.elts:
+            dunder_all_value(e, mod)
+    elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        dunder_all_value(value.left, mod)
+        dunder_all_value(value.right, mod)
+    elif isinstance(value, ast.Constant) and isinstance(value.value, str):
+        mod.all_names.append(value.value)
+    elif isinstance(value, ast.Name):
+        mod.all_parts.append(value.id)
+    elif isinstance(value, ast.Attribute) and value.attr == "__all__":
+        mod.all_parts.append(ast.unparse(value))
+
+
 def collect_names(mod: Module, tree: ast.Module) -> None:
     defs_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     for stmt, in_try, tc in top_level(tree.body):
@@ -246,10 +263,16 @@ def collect_names(mod: Module, tree: ast.Module) -> None:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for t in targets:
                 bound += [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]
-                if isinstance(t, ast.Name) and t.id == "__all__" and mod.all_names is None:
-                    if isinstance(stmt.value, (ast.List, ast.Tuple)) and all(
-                            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in stmt.value.elts):
-                        mod.all_names = [e.value for e in stmt.value.elts]
+                if isinstance(t, ast.Name) and t.id == "__all__" and stmt.value is not None:
+                    mod.all_names, mod.all_parts = [], []
+                    dunder_all_value(stmt.value, mod)
+        elif (isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == "__all__"
+              and mod.all_names is not None):
+            dunder_all_value(stmt.value, mod)
+        elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and mod.all_names is not None
+              and ast.unparse(stmt.value.func) in ("__all__.extend", "__all__.append")):
+            for arg in stmt.value.args:
+                dunder_all_value(arg, mod)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and getattr(stmt, "module", "") != "__future__":
             bound += [a.asname for a in stmt.names if a.asname == a.name]  # explicit re-export only
             if isinstance(stmt, ast.ImportFrom) and not tc:  # TYPE_CHECKING imports bind nothing at runtime
@@ -458,10 +481,38 @@ def defined_in(g: Graph, name: str) -> list[str]:
     return sorted(p for p, m in g.modules.items() if name in m.defs)
 
 
+def dunder_all(g: Graph, mod: Module, reading: set[str]) -> list[str]:
+    """A module's __all__: its strings, then the __all__ of each repository module it concatenates
+    (`from m import __all__ as m_all`, `from . import m` ... `m.__all__`), each name once."""
+    names = list(mod.all_names or [])
+    reading = reading | {mod.path}
+    for part in mod.all_parts:
+        bound, imported = (part[:-len(".__all__")], part[:-len(".__all__")]) if part.endswith(".__all__") else (part, "__all__")
+        stmts = [node for name, node in mod.imported if name == bound]
+        if not stmts:
+            continue
+        node = stmts[-1]
+        alias = next((a for a in node.names if (a.asname or a.name) == bound and a.name == imported), None)
+        if alias is None:
+            continue
+        base = node.module or ""
+        if node.level:
+            if not mod.package:
+                continue
+            pkg = mod.package.split(".")
+            if node.level - 1 >= len(pkg):
+                continue
+            base = ".".join(pkg[:len(pkg) - (node.level - 1)] + ([node.module] if node.module else []))
+        target = g.by_name.get(f"{base}.{imported}") or g.by_name.get(base)
+        if target and target not in reading and g.modules[target].all_names is not None:
+            names += dunder_all(g, g.modules[target], reading)
+    return list(dict.fromkeys(names))
+
+
 def exports(g: Graph, m: str) -> dict:
     mod = g.modules[g.find(m)]
     if mod.all_names is not None:
-        return {"module": mod.path, "source": "__all__", "names": mod.all_names, "fallback": []}
+        return {"module": mod.path, "source": "__all__", "names": dunder_all(g, mod, set()), "fallback": []}
     top_names = {n.split(".")[0] for n in g.by_name}
     names = set(mod.public)
     names.update(name for name, node in mod.imported if node.level or (node.module or "").split(".")[0] in top_names)

@@ -133,6 +133,44 @@ fn exports_are_all_or_public_names_including_package_imports() {
     }
 }
 
+#[test]
+fn an_all_that_concatenates_other_modules_all_holds_their_names() {
+    let repo = Repo::empty_git();
+    repo.write(
+        "pkg/__init__.py",
+        "from pkg.fields import *\nfrom pkg.fields import __all__ as fields_all\nfrom . import lookups\n\
+         __all__ = fields_all + lookups.__all__\n__all__ += ['extra']\nextra = 1\n",
+    );
+    repo.write(
+        "pkg/fields.py",
+        "__all__ = ['Field']\n__all__.extend(['Other', 'Field'])\nclass Field: ...\nOther = 1\n",
+    );
+    // A chain back to a module being read adds nothing more.
+    repo.write("pkg/lookups.py", "from pkg import __all__ as pkg_all\n__all__ = ['Lookup'] + pkg_all\nLookup = 1\n");
+    repo.commit_all("packages");
+    let index = index(repo.path(), &[]);
+    let expected = [
+        ("pkg/__init__.py", serde_json::json!(["extra", "Field", "Other", "Lookup"])),
+        ("pkg/fields.py", serde_json::json!(["Field", "Other"])),
+        ("pkg/lookups.py", serde_json::json!(["Lookup", "extra", "Field", "Other"])),
+    ];
+    for (module, names) in expected {
+        let node = index.node(module);
+        assert_eq!((&node["exports_source"], &node["exports"]), (&serde_json::json!("__all__"), &names), "{module}");
+        // The independent oracle reads the same names (as a set: it lists them in its own order).
+        if crate::oracle::python_available() {
+            let oracle = crate::oracle::oracle(repo.path(), &["exports", module]);
+            let sorted = |v: &Value| {
+                let mut names: Vec<String> =
+                    v.as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect();
+                names.sort();
+                names
+            };
+            assert_eq!(sorted(&oracle["names"]), sorted(&names), "{module}");
+        }
+    }
+}
+
 fn ask_text(index: &Index, question: &str) -> String {
     let output = strata(&["ask", "--index", index.dir.to_str().unwrap(), "--format", "json", question]);
     assert!(output.status.success(), "ask failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -242,8 +242,16 @@ impl Clause<'_> {
             && !self.has_word(WH)
             && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
             && !self.has(Cue::Count)
-            && (self.has_word(&["anything", "anyone", "anywhere", "any", "anybody"])
-                || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
+            && (self.has_word(&[
+                "anything",
+                "anyone",
+                "anywhere",
+                "any",
+                "anybody",
+                "something",
+                "someone",
+                "somebody",
+            ]) || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
         self.saw(Construction::YesNo, asks_yes_no || whether || yes_no_cue)
             || self.saw(Construction::EllipticalYesNo, elliptical)
             || self.tag_question()
@@ -470,7 +478,7 @@ impl Clause<'_> {
         }
         let strong_names = names.iter().any(|m| m.strong);
         if self.has(Cue::Most) || self.has(Cue::Top) {
-            return self.ranking_part(&names, within, edge).map(Some);
+            return self.ranking_part(&names, within, self.ranked_edge().or(edge)).map(Some);
         }
         // A negation needs a relation word to negate: "…, not the full tree" after a question only
         // qualifies it.
@@ -561,6 +569,17 @@ impl Clause<'_> {
         part.modules = names.iter().filter_map(|m| m.entity()).collect();
         part.within = within;
         Ok(part)
+    }
+
+    /// The relation word a ranking ranks by: the one next to "most" ("the most imported", "imported
+    /// the most"), not one the clause says for another reason ("not counting imports from tests,
+    /// what is the most imported module?").
+    fn ranked_edge(&self) -> Option<Hit> {
+        let most: Vec<&Hit> = self.hits.iter().filter(|h| matches!(h.cue, Cue::Most | Cue::Top)).collect();
+        self.hits.iter().copied().find(|h| {
+            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_))
+                && most.iter().any(|m| h.start == m.end || h.end == m.start)
+        })
     }
 
     /// A ranking: the most imported or most depended-on modules, within a package when one is named.
@@ -686,14 +705,28 @@ impl Clause<'_> {
     /// A package named only as where to look: right after "in", "inside", "within", "across" or
     /// "throughout" (an article or "whole" between).
     fn only_where_to_look(&self, m: &Mention) -> bool {
+        self.before_package(m).is_some_and(|(i, skipped_of)| !skipped_of && SCOPE.contains(&self.word_before(i)))
+    }
+
+    /// Where the words before a package mention start once "the", "whole", "of" … are skipped, and
+    /// whether an "of" was among them; `None` for a module that is no package, or a possessive ("in
+    /// shop's import cycle": the package owns what follows, it is not where to look).
+    fn before_package(&self, m: &Mention) -> Option<(usize, bool)> {
         if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.possessive {
-            return false;
+            return None;
         }
         let mut i = m.index;
-        while i > self.start && SKIPPED.contains(&self.lower(i - 1)) && self.lower(i - 1) != "of" {
+        let mut skipped_of = false;
+        while i > self.start && SKIPPED.contains(&self.lower(i - 1)) {
+            skipped_of |= self.lower(i - 1) == "of";
             i -= 1;
         }
-        i > self.start && SCOPE.contains(&self.lower(i - 1))
+        Some((i, skipped_of))
+    }
+
+    /// The word before word `i`, "" at the clause's start.
+    fn word_before(&self, i: usize) -> &str {
+        if i > self.start { self.lower(i - 1) } else { "" }
     }
 
     /// The package a clause names as where to look: a package (its `__init__.py`) right after "in",
@@ -708,17 +741,10 @@ impl Clause<'_> {
         let whole = self.has(Cue::Cycle) || self.has(Cue::Most) || self.has(Cue::Top);
         let lists = !self.yes_no() || whole;
         names.iter().copied().find(|m| {
-            // "in shop's import cycle": the package owns what follows; it is not where to look.
-            if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.index == 0 || m.possessive {
+            let Some((i, skipped_of)) = self.before_package(m) else {
                 return false;
-            }
-            let mut i = m.index;
-            let mut skipped_of = false;
-            while i > self.start && SKIPPED.contains(&self.lower(i - 1)) {
-                skipped_of |= self.lower(i - 1) == "of";
-                i -= 1;
-            }
-            let before = if i > self.start { self.lower(i - 1) } else { "" };
+            };
+            let before = self.word_before(i);
             let rest_of = skipped_of && before == "rest";
             let in_scope = !skipped_of && SCOPE.contains(&before);
             // "Does anything in requests import X?": the importers looked for in the whole project,
@@ -846,7 +872,11 @@ impl Clause<'_> {
         let from: Vec<&Mention> =
             names.iter().zip(&roles).filter(|(_, r)| **r == Role::From).map(|(m, _)| *m).collect();
         let to: Vec<&Mention> = names.iter().zip(&roles).filter(|(_, r)| **r == Role::To).map(|(m, _)| *m).collect();
-        let asks_how = self.range().any(|i| matches!(self.lower(i), "how" | "why") && !self.covered(i));
+        // "How widely is X used?" asks how much, not how.
+        const DEGREE: &[&str] = &["widely", "heavily", "often", "much", "commonly", "extensively", "frequently"];
+        let asks_how = self.range().any(|i| {
+            matches!(self.lower(i), "how" | "why") && !self.covered(i) && !DEGREE.contains(&self.lower(i + 1))
+        });
         // "How does the cart use pricing?" asks about behaviour; only a path between two named modules
         // answers "how" or "why".
         // "How does importing A lead to B?" is a path; "how does X depend on the current context" with an

@@ -250,7 +250,33 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
     negated_scope(words, &mut hits);
     through_imports(words, &mut hits);
     without_imports(words, &mut hits);
+    whole_relation(words, &mut hits);
     hits
+}
+
+/// "full reverse deps", "the complete dependents of X": a word of wholeness right before a relation
+/// noun reaches past one import. Not before a list ("the full import list", "the full list of
+/// importers"): that is every direct one.
+fn whole_relation(words: &[Word], hits: &mut Vec<Hit>) {
+    const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
+    const LISTS: &[&str] = &["list", "set", "statement", "statements", "line", "lines"];
+    let covered = |hits: &[Hit], i: usize| hits.iter().any(|h| h.start <= i && i < h.end);
+    let wholes: Vec<usize> = hits
+        .iter()
+        .filter(|h| matches!(h.cue, Cue::NounOut(_) | Cue::NounIn(_)) && h.start > 0)
+        .map(|h| (h.start - 1, h))
+        .filter(|&(before, h)| {
+            WHOLE.contains(&words[before].lower.as_str())
+                && !words[before].boundary_after
+                && !LISTS.contains(&words[h.end - 1].lower.as_str())
+        })
+        .map(|(before, _)| before)
+        .filter(|&before| !covered(hits, before))
+        .collect();
+    for at in wholes {
+        hits.push(Hit { cue: Cue::Transitive, start: at, end: at + 1 });
+    }
+    hits.sort_by_key(|h| h.start);
 }
 
 /// "modules without any imports", "w/o first-party imports", "modules without importers": "without"

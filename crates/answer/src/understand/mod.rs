@@ -340,13 +340,15 @@ struct Snapshot {
 /// What the clauses read so far said: the parts, names waiting for a relation, the names of the last
 /// clause (what a later "it" refers to), the last statement skipped as context, and the first doubt.
 #[derive(Default)]
-struct Reading<'a> {
+struct Reading {
     parts: Vec<Part>,
     pending_entities: Vec<Mention>,
     unsure: Option<String>,
     unknown: Option<String>,
     previous_mentions: Vec<Mention>,
-    last_context: Option<clause::Clause<'a>>,
+    /// What the last statement skipped as context says when read as a question (only when every
+    /// word of it was placed), for a bare follow-up that points back at it.
+    scene: Option<Part>,
     /// The constructions recognised in the clauses read so far.
     constructions: BTreeSet<Construction>,
     /// Qualifiers a statement before the question said ("We only care about runtime imports."), for
@@ -361,11 +363,11 @@ struct Reading<'a> {
     no_module: bool,
 }
 
-impl<'a> Reading<'a> {
+impl Reading {
     /// A statement before the question: its names are what later pronouns stand for, its qualifiers
     /// and its cycle are carried to the next clause, and it is kept in case a bare follow-up needs it
     /// ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
-    fn set_the_scene(&mut self, clause: clause::Clause<'a>) {
+    fn set_the_scene(&mut self, clause: clause::Clause<'_>) {
         if !clause.mentions.is_empty() {
             self.previous_mentions = clause.mentions.clone();
         }
@@ -373,12 +375,20 @@ impl<'a> Reading<'a> {
         self.carried.extend(clause.qualifiers());
         self.topic = clause.cycle_topic();
         self.constructions.insert(Construction::Scene);
-        self.last_context = Some(clause);
+        // Read strictly: a statement was not written as a question, so every word must be placed.
+        self.scene = None;
+        if clause.fully_placed() {
+            let mut statement = clause;
+            statement.topicalize();
+            if let Outcome::Part(part) = statement.parse() {
+                self.scene = Some(part);
+            }
+        }
     }
 
     /// Gives the question what the statements before it carried; whether that included their cycle
     /// ("We're trying to kill circular imports. Is X in one?").
-    fn take_the_scene(&mut self, clause: &mut clause::Clause<'a>) -> bool {
+    fn take_the_scene(&mut self, clause: &mut clause::Clause<'_>) -> bool {
         clause.add_hits(std::mem::take(&mut self.carried));
         let topic = std::mem::take(&mut self.topic);
         let carried = !topic.is_empty() && clause.points_back_at_a_topic();
@@ -392,7 +402,7 @@ impl<'a> Reading<'a> {
     /// Records what a clause that asked says. A clause that restates the one before ("How widely used
     /// is X? Specifically, how many modules import it?") is read instead of it; a bare "Specifically,"
     /// passes that on to the next clause.
-    fn take_in(&mut self, outcome: Outcome, clause: &clause::Clause<'a>, restates: bool) {
+    fn take_in(&mut self, outcome: Outcome, clause: &clause::Clause<'_>, restates: bool) {
         self.restating = restates && outcome == Outcome::Empty;
         if self.restating {
             return;
@@ -421,7 +431,7 @@ impl<'a> Reading<'a> {
 
     /// Whether `clause` asks about the modules an earlier part answers with: it names none, says
     /// "they"/"them", and the part before lists modules about one named module, which "they" cannot be.
-    fn refers_to_results(&self, clause: &clause::Clause<'a>) -> bool {
+    fn refers_to_results(&self, clause: &clause::Clause<'_>) -> bool {
         let lists = self.parts.last().is_some_and(|part| {
             !part.yes_no
                 && part.modules.len() == 1
@@ -433,7 +443,7 @@ impl<'a> Reading<'a> {
 
     /// The modules `clause` refers to without naming them: "it", "that module", or names said before
     /// that a clause of its own did not ask about ("For A and for B: what imports them?").
-    fn resolve_references(&mut self, clause: &mut clause::Clause<'a>) {
+    fn resolve_references(&mut self, clause: &mut clause::Clause<'_>) {
         let mut pronoun = false;
         if clause.mentions.is_empty() && clause.refers_back() && self.pending_entities.is_empty() {
             clause.adopt(self.previous_mentions.clone());
@@ -454,15 +464,12 @@ impl<'a> Reading<'a> {
     }
 
     /// What `clause` says, read on its own and, when that fails, against what came before.
-    fn read(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
+    fn read<'a>(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
         // "…the most imported module, and how many modules import it?": the ranking says how many,
         // also when the ranking was said as a statement first ("most imported 3 modules and how many
         // import each").
-        let ranks = |outcome: Outcome| matches!(outcome, Outcome::Part(p) if p.relation.is_ranking());
-        let after_ranking = self.parts.last().is_some_and(|p| p.relation.is_ranking())
-            || (self.parts.is_empty()
-                && self.last_context.as_ref().is_some_and(|s| s.fully_placed() && ranks(s.clone().parse())));
+        let after_ranking = self.parts.last().or(self.scene.as_ref()).is_some_and(|p| p.relation.is_ranking());
         let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule);
         if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && unsure {
             outcome = Outcome::FollowUp;
@@ -478,17 +485,12 @@ impl<'a> Reading<'a> {
         (clause, outcome)
     }
 
-    /// A follow-up with no part before it: the statement before it held the question's content, read
-    /// strictly (a statement was not written as a question, so every word must be placed). Tried and
-    /// not kept: a follow-up with no statement before it as framing ("Please give me two lists: …"),
-    /// ignored; it answered more held-out phrasings and got more of them wrong.
-    fn follow_up_a_statement(&mut self, clause: &clause::Clause<'a>) {
-        let read = self.last_context.take().filter(|s| s.fully_placed()).map(|mut statement| {
-            statement.topicalize();
-            statement.parse()
-        });
-        match read {
-            Some(Outcome::Part(mut part)) => {
+    /// A follow-up with no part before it: the statement before it held the question's content. Tried
+    /// and not kept: a follow-up with no statement before it as framing ("Please give me two lists:
+    /// …"), ignored; it answered more held-out phrasings and got more of them wrong.
+    fn follow_up_a_statement(&mut self, clause: &clause::Clause<'_>) {
+        match self.scene.take() {
+            Some(mut part) => {
                 part.yes_no = false;
                 // "Rank modules by importers; give me the first 3.": the follow-up says how many.
                 if part.top.is_some()
@@ -498,12 +500,12 @@ impl<'a> Reading<'a> {
                 }
                 self.parts.push(part);
             }
-            _ => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
+            None => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
         }
     }
 
     /// Takes in what one clause was read to say.
-    fn record(&mut self, outcome: Outcome, clause: &clause::Clause<'a>) {
+    fn record(&mut self, outcome: Outcome, clause: &clause::Clause<'_>) {
         match outcome {
             Outcome::Part(part) => {
                 self.previous_mentions = clause.mentions.clone();
@@ -511,9 +513,10 @@ impl<'a> Reading<'a> {
             }
             Outcome::Empty => {}
             // "…, and if so, which modules?": the previous part again, as a list.
-            Outcome::FollowUp => match self.parts.last() {
+            Outcome::FollowUp => match self.parts.last_mut() {
                 Some(last) => {
                     self.constructions.insert(Construction::FollowUp);
+                    last.yes_no |= clause.if_so();
                     let mut again = last.clone();
                     again.yes_no = false;
                     self.parts.push(again);

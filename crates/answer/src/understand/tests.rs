@@ -591,12 +591,16 @@ fn several_names_share_a_role_only_when_coordinated() {
     assert_eq!(ids(&part("Which shop modules does shop.api import?")), [API]);
     assert!(!parse("Which cart modules does shop.api import?").complete());
     // Anything else between them gives them roles this reading does not tell apart.
-    for question in [
-        "Is shop.models anywhere in the dependency tree of shop.api?",
-        "Is there an import of shop.models in shop.cart?",
-        "Does shop.api contain an import statement for shop.cart?",
+    let tree = parse("Is shop.models anywhere in the dependency tree of shop.api?");
+    assert!(!tree.complete(), "{:?}", tree.parts);
+    // An import of A in B, an import statement for A that B has: B imports A.
+    for (question, importer, imported) in [
+        ("Is there an import of shop.models in shop.cart?", CART, MODELS),
+        ("Does shop.api contain an import statement for shop.cart?", API, CART),
+        ("Is there an import statement for shop.cart in shop.api?", API, CART),
     ] {
-        assert!(!parse(question).complete(), "{question}: {:?}", parse(question).parts);
+        let reach = part(question);
+        assert_eq!((reach.relation, ids(&reach)), (Relation::Reach, vec![importer, imported]), "{question}");
     }
 }
 
@@ -818,4 +822,29 @@ fn using_an_activity_is_behaviour_and_two_its_around_a_verb_are_the_two_names() 
     let both = part("I want shop/pricing.py to stay apart from shop.models. Does it import it, directly or not?");
     let ids: Vec<&str> = both.modules.iter().map(|m| m.id.as_str()).collect();
     assert_eq!((both.relation, ids), (Relation::Reach, vec!["shop/pricing.py", "shop/models.py"]));
+}
+
+#[test]
+fn the_words_around_a_relation_decide_which_one_is_asked() {
+    // The ranking ranks by the relation word next to "most", not one said for another reason.
+    let ranked = part("Not counting imports from tests, what is the most imported module in the project?");
+    assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true));
+    // "full" before a relation noun reaches past one import; before a list it does not.
+    assert_eq!(part("full reverse deps of shop.cart").relation, Relation::Dependents);
+    assert_eq!(part("give me the full import list of shop.cart").relation, Relation::Imports);
+    assert_eq!(
+        part("Could you list the full transitive import closure of shop.cart?").relation,
+        Relation::Dependencies
+    );
+    // A name in the framing is what a later "it" stands for, even written as code.
+    let framed =
+        part("Before deprecating `shop.cart`, I'd like to see every module that has an import statement for it.");
+    assert_eq!((framed.relation, ids(&framed)), (Relation::Importers, vec![CART]));
+    // "if so" after a clause makes it a yes/no question, whatever its form.
+    let elliptical = parse("somebody imports shop.cart? if so, who");
+    assert!(elliptical.complete() && elliptical.parts.iter().any(|p| p.yes_no), "{:?}", elliptical.parts);
+    // "When was …" asks about another time, also before another clause.
+    assert!(!parse("when was `shop.cart` last changed, who did it").complete());
+    // Common misspellings of question words are the words.
+    assert_eq!(part("wich modules import shop.cart").relation, Relation::Importers);
 }

@@ -64,6 +64,11 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("sth", &["something"]),
     ("em", &["them"]),
     ("'em", &["them"]),
+    // Common misspellings of question words, and "circ" for circular ("wich mods r in a circ import").
+    ("wich", &["which"]),
+    ("whcih", &["which"]),
+    ("wher", &["where"]),
+    ("circ", &["circular"]),
 ];
 
 /// Words before "mod" that make it the noun "module": "which mod", "a mod".

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::graph::{GraphMetrics, ImportGraph, ModuleIndex, SourceRoot, folder_index, folder_of};
+use crate::graph::{
+    GraphMetrics, ImportGraph, ModuleIndex, SourceRoot, folder_index, folder_of, resolve_module_imports,
+};
 use crate::python::{FileFacts, ImportTarget, Symbol, SymbolKind};
 
 use super::model::*;
@@ -51,7 +53,7 @@ pub fn build_bundle(input: &BuildInput<'_>) -> Bundle {
     for (index, module) in modules.iter().enumerate() {
         let facts = input.facts[index];
         let externals = &graph.externals[index];
-        let (exports, exports_source, exports_fallback) = exports(facts, &graph.index);
+        let (exports, exports_source, exports_fallback) = exports(index, input.facts, &graph.index);
         let warnings = input.warnings[index].clone();
         let node = Node {
             id: module.id.clone(),
@@ -181,7 +183,7 @@ fn conventions() -> BTreeMap<String, String> {
         ),
         (
             "exports",
-            "__all__ when it is a literal; otherwise public top-level definitions and assignments, names imported from the repository's own modules, and explicit re-exports (`import x as x`); names bound only inside `try` are also in exports_fallback",
+            "__all__ when it is a literal, with the __all__ of every repository module it concatenates (`from m import __all__ as m_all`, `m.__all__`); otherwise public top-level definitions and assignments, names imported from the repository's own modules, and explicit re-exports (`import x as x`); names bound only inside `try` are also in exports_fallback",
         ),
         ("importers_count", "modules that depend on this one directly or transitively, over all edges"),
         (
@@ -200,9 +202,10 @@ fn conventions() -> BTreeMap<String, String> {
 }
 
 /// A module's exports, where they come from, and which of them are `try` fallbacks (see `conventions`).
-fn exports(facts: &FileFacts, index: &ModuleIndex) -> (Vec<String>, &'static str, Vec<String>) {
-    if let Some(names) = &facts.dunder_all {
-        return (names.clone(), "__all__", Vec::new());
+fn exports(module: usize, all: &[&FileFacts], index: &ModuleIndex) -> (Vec<String>, &'static str, Vec<String>) {
+    let facts = all[module];
+    if let Some(names) = dunder_all(module, all, index, &mut Vec::new()) {
+        return (names, "__all__", Vec::new());
     }
     let from_repository = |statement: usize| match facts.imports.get(statement).map(|import| &import.target) {
         Some(ImportTarget::From { level, module, .. }) => {
@@ -218,6 +221,37 @@ fn exports(facts: &FileFacts, index: &ModuleIndex) -> (Vec<String>, &'static str
     names.dedup();
     let fallback = facts.fallback_names.iter().filter(|name| names.binary_search(name).is_ok()).cloned().collect();
     (names, "public_names", fallback)
+}
+
+/// `module`'s `__all__`: its literal names, then those of every repository module's `__all__` it
+/// concatenates (`from m import __all__ as m_all`, `from . import m` … `m.__all__`), in order and
+/// once each. A chain that comes back to a module being read adds nothing more.
+fn dunder_all(module: usize, all: &[&FileFacts], index: &ModuleIndex, reading: &mut Vec<usize>) -> Option<Vec<String>> {
+    let facts = all[module];
+    let mut names = facts.dunder_all.clone()?;
+    reading.push(module);
+    for part in &facts.dunder_all_parts {
+        let (bound, imported) = match part.strip_suffix(".__all__") {
+            Some(base) => (base, base),
+            None => (part.as_str(), "__all__"),
+        };
+        let Some(statement) = facts.imported_names.iter().rev().find(|i| i.name == bound).map(|i| i.statement) else {
+            continue;
+        };
+        let Some(import) = facts.imports.get(statement) else { continue };
+        let resolved = resolve_module_imports(index, module, std::slice::from_ref(import));
+        let from = resolved.internal.iter().find(|edge| edge.names.iter().any(|name| name == imported));
+        if let Some(edge) = from
+            && !reading.contains(&edge.dst)
+            && let Some(more) = dunder_all(edge.dst, all, index, reading)
+        {
+            names.extend(more);
+        }
+    }
+    reading.pop();
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|name| seen.insert(name.clone()));
+    Some(names)
 }
 
 /// Methods go under their class; nested classes' methods under the nested class's qualname.

@@ -14,6 +14,10 @@ pub struct FileFacts {
     pub docstring: Option<String>,
     /// The literal strings of `__all__`, when the module defines it.
     pub dunder_all: Option<Vec<String>>,
+    /// Names concatenated into `__all__` (`__all__ = models_all + [...]`): when one is another
+    /// module's `__all__` imported under that name, its names are this module's too (`bundle::build`).
+    #[serde(default)]
+    pub dunder_all_parts: Vec<String>,
     /// Public names bound at module level (classes, functions, assignments, explicit re-exports
     /// `x as x`), sorted and unique.
     pub public_names: Vec<String>,

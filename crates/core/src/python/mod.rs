@@ -20,8 +20,8 @@ pub use parse::{ParsedFile, parse_python_file};
 /// other facts or warnings (a fix in the walk, a grammar update), so an incremental run parses every
 /// file again instead of reusing facts an older strata extracted. 2: type-parameter defaults parse.
 /// 3: imported names and `try` fallbacks (exports). 4: imports in `if __name__ == "__main__":` blocks
-/// (`main_block`), `elif` guards and parenthesised guards.
-pub const FACTS_VERSION: u32 = 4;
+/// (`main_block`), `elif` guards and parenthesised guards. 5: names concatenated into `__all__`.
+pub const FACTS_VERSION: u32 = 5;
 
 /// A file's text as the parser saw it (declared Latin-1 or lossy UTF-8, lone `\r` as line breaks), so
 /// code chunks quote the same lines that symbols' line numbers point to.

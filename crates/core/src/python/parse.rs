@@ -502,12 +502,16 @@ impl Extractor<'_> {
     }
 
     fn record_dunder_all(&mut self, value: Node<'_>, extend: bool) {
-        let mut names = Vec::new();
-        collect_string_elements(value, self.source, &mut names);
+        let (mut names, mut parts) = (Vec::new(), Vec::new());
+        collect_string_elements(value, self.source, &mut names, &mut parts);
         match (&mut self.facts.dunder_all, extend) {
             (Some(existing), true) => existing.extend(names),
-            (slot, _) => *slot = Some(names),
+            (slot, _) => {
+                *slot = Some(names);
+                self.facts.dunder_all_parts.clear();
+            }
         }
+        self.facts.dunder_all_parts.append(&mut parts);
     }
 
     fn record_public_name(&mut self, name: &str, scope: &Scope) {
@@ -531,16 +535,22 @@ impl Extractor<'_> {
 }
 
 /// String literals that are elements of a list/tuple/set literal, through `+` concatenations and
-/// call argument lists (`__all__.extend([...])`).
-fn collect_string_elements(node: Node<'_>, source: &str, names: &mut Vec<String>) {
+/// call argument lists (`__all__.extend([...])`), and the names concatenated with them (`parts`:
+/// `models_all + [...]`, `__all__.extend(other_all)`).
+fn collect_string_elements(node: Node<'_>, source: &str, names: &mut Vec<String>, parts: &mut Vec<String>) {
     match node.kind() {
         "list" | "tuple" | "set" | "parenthesized_expression" | "argument_list" | "binary_operator" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                collect_string_elements(child, source, names);
+                collect_string_elements(child, source, names, parts);
             }
         }
         "string" => names.extend(string_literal_value(node, source)),
+        "identifier" => parts.push(node_text(node, source).to_string()),
+        // `base.__all__ + [...]`: another module's list, by the name that module is bound to.
+        "attribute" if node.child_by_field_name("attribute").is_some_and(|a| node_text(a, source) == "__all__") => {
+            parts.push(compact_dotted(node_text(node, source)));
+        }
         _ => {}
     }
 }

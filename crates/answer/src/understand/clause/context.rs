@@ -121,9 +121,24 @@ impl Clause<'_> {
         let first = self.first_word();
         let opens_a_question = STARTERS.contains(&self.lower(first))
             || AUX.contains(&self.lower(first))
+            || self.asks_when()
             || (first..(first + 3).min(self.end)).any(|i| self.if_of_finding_out(i));
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
         (!question_mark && !opens_a_question) || self.is_condition() || self.scene
+    }
+
+    /// "…? If so, which ones?": the clause before asked yes or no, whatever its form ("somebody imports
+    /// X? if so, who").
+    pub fn if_so(&self) -> bool {
+        let first = self.first_word();
+        self.lower(first) == "if" && matches!(self.lower(first + 1), "so" | "yes")
+    }
+
+    /// "When was X first imported?" asks (about another time); "When we ignore TYPE_CHECKING, …" is a
+    /// condition.
+    pub(super) fn asks_when(&self) -> bool {
+        let first = self.first_word();
+        self.lower(first) == "when" && AUX.contains(&self.lower(first + 1))
     }
 
     /// "Before I split api into two files, can you list the modules it imports?": when no name is
@@ -131,7 +146,9 @@ impl Clause<'_> {
     /// pronoun's place (its role comes from there).
     pub fn antecede(&mut self) {
         let Some(at) = self.pronoun_at() else { return };
-        if self.mentions.iter().any(|m| m.strong || self.placed(m)) {
+        // A name in the framing ("Before deprecating `X`, …") is not where the question puts it, even
+        // when written as code.
+        if self.mentions.iter().any(|m| (m.strong && m.index >= self.lenient_until) || self.placed(m)) {
             return;
         }
         let before: Vec<usize> = (0..self.mentions.len())

@@ -8,7 +8,7 @@
 //! noticed and declined with its reason, never answered as the simpler question, whose answer would
 //! read as this one's.
 
-use super::{AUX, Clause, Cue, Hit, Mention, is_edge};
+use super::{Clause, Cue, Hit, Mention, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -98,8 +98,7 @@ impl Clause<'_> {
                     && matches!(self.lower(i + 1), "week" | "month" | "year" | "release" | "version")
             })
             || last.is_some_and(|i| self.lower(i) == "before")
-            // "When was X first imported?", not "When we ignore TYPE_CHECKING, …".
-            || (self.lower(first) == "when" && AUX.contains(&self.lower(first + 1)));
+            || self.asks_when();
         if self.saw(Construction::AnotherTime, at_another_time) {
             return Some("asks about another time than the commit indexed".into());
         }

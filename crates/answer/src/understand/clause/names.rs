@@ -6,6 +6,9 @@ use super::{AUX, Clause, Mention};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
+/// Words before the place a relation happens in ("an import of A in B").
+const PLACE: &[&str] = &["in", "inside", "within"];
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Role {
     /// The importer.
@@ -217,8 +220,12 @@ impl Clause<'_> {
                 Some(h) if mention.index < h.start => Role::From,
                 Some(_) => Role::To,
                 // "In X, which modules are imported?": the place named is the importer.
-                None if before && preceded_by(&["in", "inside", "within"]) && !self.has_word(&["by"]) => Role::From,
+                None if before && preceded_by(PLACE) && !self.has_word(&["by"]) => Role::From,
                 None if before => Role::To,
+                // "an import of A in B", "an import statement for A in B": the place imports.
+                None if names.iter().any(|m| m.index > primary.start && self.preceded_by(m, PLACE)) => {
+                    if preceded_by(PLACE) { Role::From } else { Role::To }
+                }
                 None => Role::From,
             },
             Cue::NounOut(_) | Cue::NounIn(_) => {

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::constructions::Construction;
-use super::lexicon::{Cue, Family, Hit, is_filler};
+use super::lexicon::{Cue, Family, Hit, covers, is_filler};
 use super::words::{Word, number};
 use super::{Entity, Part, Relation};
 use crate::entities::Linked;
@@ -96,7 +96,11 @@ pub enum Outcome {
     Unknown(String),
     /// A relation asked about no module, with nothing else in the clause ("what imports?", "who
     /// imports what?"): no search for the relation word, the asker is asked to name the module.
-    NoModule,
+    /// `every_edge`: both ends are asked for and a package is named only as where to look ("what
+    /// imports what in shop?"), so the names it links are no module of the question.
+    NoModule {
+        every_edge: bool,
+    },
     Unsure(String),
 }
 
@@ -202,8 +206,15 @@ impl Clause<'_> {
         self.hits.iter().copied().find(|h| wanted(h.cue))
     }
 
+    /// Every name the clause is about was said in an earlier clause and stands here for a pronoun or
+    /// for nothing ("… Which sequence of imports causes that?"; see [`Clause::adopt`]).
+    pub(super) fn names_said_before(&self) -> bool {
+        !self.mentions.is_empty()
+            && self.mentions.iter().all(|m| self.words.get(m.index).is_none_or(|word| word.text != m.text))
+    }
+
     fn covered(&self, i: usize) -> bool {
-        self.hits.iter().any(|h| h.start <= i && i < h.end)
+        covers(&self.hits, i)
     }
 
     fn has_word(&self, words: &[&str]) -> bool {
@@ -224,9 +235,11 @@ impl Clause<'_> {
 
     fn yes_no(&self) -> bool {
         let first = (self.lenient_until.max(self.start)..self.end).find(|&i| !OPENERS.contains(&self.lower(i)));
+        // "(and) would like to know what …": an auxiliary with no subject after it is not inverted.
         let asks_yes_no = first.is_some_and(|i| {
             AUX.contains(&self.lower(i))
                 && !(matches!(self.lower(i), "can" | "could" | "would" | "will") && self.lower(i + 1) == "you")
+                && !matches!(self.lower(i + 1), "like" | "love" | "appreciate" | "prefer")
         });
         // "which modules rely on X, whether directly or via other imports?": a choice of manner, not a
         // yes or no.
@@ -379,7 +392,7 @@ impl Clause<'_> {
         // "What imports what in shop?": both ends of the relation asked for, the package only where
         // to look; the asker is asked which module, as when no package is named.
         if unknown.is_empty() && self.asks_every_edge() && self.mentions.iter().all(|m| self.only_where_to_look(m)) {
-            return Outcome::NoModule;
+            return Outcome::NoModule { every_edge: true };
         }
         let mut part = match self.relation() {
             Ok(Some(part)) => part,
@@ -389,7 +402,7 @@ impl Clause<'_> {
             }
             Ok(None) => return self.without_relation(),
             Err(reason) if reason == NO_MODULE && unknown.is_empty() && self.mentions.is_empty() => {
-                return Outcome::NoModule;
+                return Outcome::NoModule { every_edge: false };
             }
             Err(reason) => return Outcome::Unsure(reason),
         };
@@ -917,6 +930,11 @@ impl Clause<'_> {
         noun_of
             .or(path_between)
             .or_else(|| self.verb_between(names))
+            // "When X is imported, which modules get loaded?": the relation is the main clause's.
+            .or_else(|| {
+                let edge = |h: &&Hit| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_));
+                self.hits.iter().filter(edge).find(|h| self.condition_of(h).is_none()).copied()
+            })
             .or_else(|| self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_))))
             .or_else(|| self.find(|c| c == Cue::Impact).filter(|_| self.has(Cue::Change)))
             .or_else(|| self.find(|c| matches!(c, Cue::NounOut(_) | Cue::NounIn(_))))

@@ -220,6 +220,11 @@ pub struct Hit {
     pub end: usize,
 }
 
+/// Whether one of `hits` covers the word at `i`: a word inside a matched phrase is taken.
+pub(super) fn covers(hits: &[Hit], i: usize) -> bool {
+    hits.iter().any(|h| h.start <= i && i < h.end)
+}
+
 /// Words a phrase may hold anywhere after its first word without changing it: "when the code
 /// *actually* runs" is "when the code runs".
 const INSIDE_A_PHRASE: &[&str] = &["actually", "really", "truly", "ever", "even", "currently"];
@@ -251,7 +256,48 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
     through_imports(words, &mut hits);
     without_imports(words, &mut hits);
     whole_relation(words, &mut hits);
+    whenever_imported(words, &mut hits);
+    not_the_other_way(words, &mut hits);
     hits
+}
+
+/// "they import it directly and not only inside TYPE_CHECKING": "directly and" before "not" sets
+/// one import against the alternative it rules out, it does not add indirect ones; and "they import
+/// it" with a pronoun after it says the clause's relation again, it does not reach past it (the
+/// extent "…and what they import").
+fn not_the_other_way(words: &[Word], hits: &mut [Hit]) {
+    let lower = |i: usize| words.get(i).map_or("", |w| w.lower.as_str());
+    for hit in hits.iter_mut() {
+        let first = lower(hit.start);
+        if hit.cue == Cue::Transitive && matches!(first, "directly" | "direct") && lower(hit.end) == "not" {
+            hit.cue = Cue::Direct;
+        } else if hit.cue == Cue::Extent
+            && matches!(first, "they" | "these" | "those")
+            && matches!(lower(hit.end), "it" | "them")
+            && !words[hit.end - 1].boundary_after
+        {
+            hit.cue = Cue::Filler;
+        }
+    }
+}
+
+/// "utils is loaded whenever pricing is imported": "whenever" before an import in the same clause
+/// says when one module brings in another, a time, not behaviour ("what happens whenever…" keeps
+/// its own word of behaviour).
+fn whenever_imported(words: &[Word], hits: &mut [Hit]) {
+    let import = |h: &Hit| matches!(h.cue, Cue::Passive(Family::Import) | Cue::Verb(Family::Import));
+    let timing: Vec<usize> = (0..hits.len())
+        .filter(|&k| hits[k].cue == Cue::Behaviour && words[hits[k].start].lower == "whenever")
+        .filter(|&k| {
+            let next = hits.get(k + 1);
+            let same_clause =
+                |end: usize| (hits[k].start..end).all(|i| !words[i].boundary_after && !words[i].comma_after);
+            next.is_some_and(|h| import(h) && h.start <= hits[k].end + 4 && same_clause(h.start))
+        })
+        .collect();
+    for k in timing {
+        hits[k].cue = Cue::Filler;
+    }
 }
 
 /// "full reverse deps", "the complete dependents of X": a word of wholeness right before a relation
@@ -260,7 +306,6 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
 fn whole_relation(words: &[Word], hits: &mut Vec<Hit>) {
     const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
     const LISTS: &[&str] = &["list", "set", "statement", "statements", "line", "lines"];
-    let covered = |hits: &[Hit], i: usize| hits.iter().any(|h| h.start <= i && i < h.end);
     let wholes: Vec<usize> = hits
         .iter()
         .filter(|h| matches!(h.cue, Cue::NounOut(_) | Cue::NounIn(_)) && h.start > 0)
@@ -271,7 +316,7 @@ fn whole_relation(words: &[Word], hits: &mut Vec<Hit>) {
                 && !LISTS.contains(&words[h.end - 1].lower.as_str())
         })
         .map(|(before, _)| before)
-        .filter(|&before| !covered(hits, before))
+        .filter(|&before| !covers(hits, before))
         .collect();
     for at in wholes {
         hits.push(Hit { cue: Cue::Transitive, start: at, end: at + 1 });
@@ -347,7 +392,7 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
         if !matches!(words[at].lower.as_str(), "through" | "via") || words[at].boundary_after || words[at].comma_after {
             continue;
         }
-        if hits.iter().any(|h| h.start <= at && at < h.end) {
+        if covers(hits, at) {
             continue;
         }
         let mut next = at + 1;

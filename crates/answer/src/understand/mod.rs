@@ -280,7 +280,8 @@ fn conclude(
     linked: Vec<Entity>,
     refers_back: Option<(usize, usize)>,
 ) -> Understanding {
-    let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, no_module, .. } = reading;
+    let Reading { parts, pending_entities, mut unsure, unknown, mut constructions, no_module, every_edge, .. } =
+        reading;
     let change = change::read(question);
     if change.is_some() {
         constructions.insert(Construction::PointsAtChange);
@@ -296,10 +297,7 @@ fn conclude(
     Understanding {
         complete: unsure.is_none() && !parts.is_empty(),
         // A package named only as where to look ("what imports what in shop?") names no module.
-        names_no_module: no_module
-            && parts.is_empty()
-            && refers_back.is_none()
-            && (linked.is_empty() || constructions.contains(&Construction::EveryEdge)),
+        names_no_module: no_module && parts.is_empty() && refers_back.is_none() && (linked.is_empty() || every_edge),
         parts,
         unsure,
         linked,
@@ -361,6 +359,8 @@ struct Reading {
     restating: bool,
     /// A clause asked a relation about no module and said nothing else.
     no_module: bool,
+    /// That clause asked for every edge, naming a package only as where to look.
+    every_edge: bool,
 }
 
 impl Reading {
@@ -466,11 +466,16 @@ impl Reading {
     /// What `clause` says, read on its own and, when that fails, against what came before.
     fn read<'a>(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
+        if let Outcome::Part(part) = &mut outcome
+            && clause.names_said_before()
+        {
+            self.run_as_the_scene(part);
+        }
         // "…the most imported module, and how many modules import it?": the ranking says how many,
         // also when the ranking was said as a statement first ("most imported 3 modules and how many
         // import each").
         let after_ranking = self.parts.last().or(self.scene.as_ref()).is_some_and(|p| p.relation.is_ranking());
-        let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule);
+        let unsure = matches!(outcome, Outcome::Unsure(_) | Outcome::NoModule { .. });
         if after_ranking && clause.mentions.is_empty() && clause.has_pronoun() && unsure {
             outcome = Outcome::FollowUp;
         }
@@ -478,11 +483,25 @@ impl Reading {
         if unsure && clause.mentions.is_empty() && !self.previous_mentions.is_empty() {
             let mut again = clause.clone();
             again.adopt(self.previous_mentions.clone());
-            if let Outcome::Part(part) = again.parse() {
+            if let Outcome::Part(mut part) = again.parse() {
+                self.run_as_the_scene(&mut part);
                 return (again, Outcome::Part(part));
             }
         }
         (clause, outcome)
+    }
+
+    /// "I'm seeing utils loaded whenever pricing is imported. Which sequence of imports causes that?":
+    /// a chain between the two modules of the statement, asked with its names said there, runs the
+    /// way the statement said.
+    fn run_as_the_scene(&self, part: &mut Part) {
+        if let Some(scene) = self.scene.as_ref()
+            && part.relation == Relation::Reach
+            && scene.relation == Relation::Reach
+            && scene.modules.iter().rev().eq(part.modules.iter())
+        {
+            part.modules.clone_from(&scene.modules);
+        }
     }
 
     /// A follow-up with no part before it: the statement before it held the question's content. Tried
@@ -539,8 +558,9 @@ impl Reading {
                     self.unsure.take().or(Some(format!("`{name}` names no module, file or symbol of the index")));
                 self.unknown = self.unknown.take().or(Some(name));
             }
-            Outcome::NoModule => {
+            Outcome::NoModule { every_edge } => {
                 self.no_module = true;
+                self.every_edge |= every_edge;
                 self.unsure = self.unsure.take().or(Some(clause::NO_MODULE.to_string()));
             }
             Outcome::Unsure(reason) => {
@@ -644,7 +664,7 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
 /// Links the words that could name a module or symbol: every code word, and English-looking words
 /// that name one exactly (strong when the question calls it a module or file).
 fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Mention> {
-    let covered = |i: usize| hits.iter().any(|h| h.start <= i && i < h.end);
+    let covered = |i: usize| lexicon::covers(hits, i);
     let module_noun = |i: Option<usize>| {
         i.and_then(|i| words.get(i)).is_some_and(|w| matches!(w.lower.as_str(), "module" | "file" | "package"))
     };

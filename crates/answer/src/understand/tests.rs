@@ -847,4 +847,38 @@ fn the_words_around_a_relation_decide_which_one_is_asked() {
     assert!(!parse("when was `shop.cart` last changed, who did it").complete());
     // Common misspellings of question words are the words.
     assert_eq!(part("wich modules import shop.cart").relation, Relation::Importers);
+    // "directly and not …" rules the alternative out; "they import it" says the relation again.
+    let direct = part("list what uses shop.cart at runtime, i.e. they import it directly and not under TYPE_CHECKING");
+    assert_eq!((direct.relation, direct.runtime), (Relation::Importers, true));
+    // "along with" is no "with" of having, nor is "have to": what must come along with a module is
+    // what it needs.
+    let along = part("which modules have to come along with shop.cart, indirect dependencies included?");
+    assert_eq!((along.relation, ids(&along)), (Relation::Dependencies, vec![CART]));
+}
+
+#[test]
+fn a_question_after_a_statement_keeps_the_way_the_statement_said_it_runs() {
+    // "whenever" before an import is a time, not behaviour; the chain asked for after the statement
+    // runs from the module imported to the one it brings in, whatever order the names came in.
+    let chain = part("`shop.models` gets loaded whenever shop.pricing is imported. Show me the chain behind that.");
+    assert_eq!((chain.relation, ids(&chain)), (Relation::Reach, vec![PRICING, MODELS]));
+    assert!(!parse("What happens whenever shop.pricing is imported?").complete());
+    // A name opened by "when" and closed by a passive import is loaded first: the importer of what
+    // the main clause says gets loaded.
+    let loaded = part("once shop.cart gets imported, what else is loaded along the way, indirectly too?");
+    assert_eq!((loaded.relation, ids(&loaded)), (Relation::Dependencies, vec![CART]));
+    // "through some import chain", "without going through any other module" say how far.
+    assert_eq!(part("what uses shop.models through some import chain?").relation, Relation::Dependents);
+    let direct = part("check whether shop.api imports shop.cart without going through any other module");
+    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
+}
+
+#[test]
+fn a_first_person_frame_says_why_the_question_is_asked() {
+    // Words before "know which…" in a clause opened by "I" or "we" only frame it; "would like to"
+    // has no subject after the auxiliary, so it asks no yes or no.
+    let framed = part("We're cleaning up the checkout flow and would like to know which modules shop.cart imports");
+    assert_eq!((framed.relation, framed.yes_no), (Relation::Imports, false));
+    let framed = part("I am auditing vendored code, so I want to know what depends on shop.pricing");
+    assert_eq!(framed.relation, Relation::Dependents);
 }

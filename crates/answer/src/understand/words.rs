@@ -27,7 +27,9 @@ pub struct Word {
     pub possessive: bool,
 }
 
-const CONTRACTIONS: &[(&str, &[&str])] = &[
+/// What a written word stands for: contractions ("doesn't"), chat shorthand ("mods", "wat") and
+/// common misspellings of question words ("wich", "wher"), each with the words it expands to.
+const EXPANSIONS: &[(&str, &[&str])] = &[
     ("what's", &["what", "is"]),
     ("who's", &["who", "is"]),
     ("where's", &["where", "is"]),
@@ -187,10 +189,7 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     let expansion = if noun_mod {
         Some(&["module"][..])
     } else {
-        CONTRACTIONS
-            .iter()
-            .find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str()))
-            .map(|(_, p)| *p)
+        EXPANSIONS.iter().find(|(c, _)| *c == lower || unmarked(c).as_deref() == Some(lower.as_str())).map(|(_, p)| *p)
     };
     if let Some(parts) = expansion {
         let count = parts.len();

@@ -4,7 +4,7 @@
 
 use super::{AUX, Clause, Mention};
 use crate::understand::constructions::Construction;
-use crate::understand::lexicon::{Cue, Hit};
+use crate::understand::lexicon::{Cue, Family, Hit};
 
 /// Words before the place a relation happens in ("an import of A in B").
 const PLACE: &[&str] = &["in", "inside", "within"];
@@ -179,6 +179,29 @@ impl Clause<'_> {
         self.hits.iter().filter(verb).copied().find(|h| first.index < h.start && h.start < second.index)
     }
 
+    /// The passive import that closes a condition ("when X is imported", "whenever X gets loaded"):
+    /// the index of X, which is loaded first and brings in what the rest of the clause says.
+    pub(super) fn condition_of(&self, hit: &Hit) -> Option<usize> {
+        const OPENS: &[&str] = &["when", "whenever", "once", "after", "if"];
+        const BETWEEN: &[&str] = &["is", "are", "was", "gets", "get", "got", "being", "itself", "first"];
+        if !matches!(hit.cue, Cue::Passive(Family::Import)) {
+            return None;
+        }
+        let name = self.mentions.iter().find(|m| {
+            m.index < hit.start
+                && m.index > 0
+                && OPENS.contains(&self.lower(m.index - 1))
+                && (m.index + 1..hit.start).all(|i| BETWEEN.contains(&self.lower(i)))
+        })?;
+        Some(name.index)
+    }
+
+    /// "When X is imported, which modules get loaded?", "Y is loaded whenever X is imported": X,
+    /// loaded first, is the importer of what the clause's other passive says is loaded.
+    fn loaded_first(&self, mention: &Mention, primary: Hit) -> bool {
+        self.hits.iter().any(|h| h.start != primary.start && self.condition_of(h) == Some(mention.index))
+    }
+
     /// Whether `mention` is the importer or the imported, from the primary cue.
     pub(super) fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
         // "an import from A to B", "a chain that starts at A and ends at B", "from A until I hit B",
@@ -219,6 +242,7 @@ impl Clause<'_> {
             Cue::Passive(_) => match have {
                 Some(h) if mention.index < h.start => Role::From,
                 Some(_) => Role::To,
+                None if self.loaded_first(mention, primary) => Role::From,
                 // "In X, which modules are imported?": the place named is the importer.
                 None if before && preceded_by(PLACE) && !self.has_word(&["by"]) => Role::From,
                 None if before => Role::To,

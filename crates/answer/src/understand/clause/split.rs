@@ -69,6 +69,9 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     // statement that ends in a comma belongs to the question after it; its framing words are not
     // held against the question.
     mark_scenes(&mut clauses);
+    for clause in &mut clauses {
+        clause.frame_in_the_first_person();
+    }
     let mut i = 0;
     while i + 1 < clauses.len() {
         // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
@@ -88,6 +91,25 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         i += 1;
     }
     clauses
+}
+
+impl Clause<'_> {
+    /// "I'm reviewing this PR and want to know which of our modules X pulls in": in a clause opened
+    /// in the first person, the words before a verb of finding out and the question word after it
+    /// only say why the question is asked; unknown ones there are not held against it.
+    fn frame_in_the_first_person(&mut self) {
+        const FIND_OUT: &[&str] =
+            &["know", "wonder", "wondering", "ask", "asking", "understand", "learn", "see", "check", "confirm", "out"];
+        const ASKS: &[&str] = &["which", "what", "who", "where", "whether", "if", "how"];
+        if !matches!(self.lower(self.first_word()), "i" | "we") {
+            return;
+        }
+        let question = (self.start + 1..self.end)
+            .find(|&i| ASKS.contains(&self.lower(i)) && FIND_OUT.contains(&self.lower(i - 1)));
+        if let Some(at) = question {
+            self.lenient_until = self.lenient_until.max(at);
+        }
+    }
 }
 
 /// "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question

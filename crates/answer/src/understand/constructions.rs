@@ -94,6 +94,12 @@ pub enum Construction {
     /// "We're trying to kill circular imports. Is X in one?": a cycle a statement talks about, pointed
     /// back at by a question that says no relation of its own.
     CycleSaidBefore,
+    /// "I see Y loaded whenever X is imported. Which chain causes that?": a chain between the two
+    /// modules of a statement runs the way the statement said, whatever order the names came in.
+    ChainAsStated,
+    /// "When X is imported, which modules get loaded?": a name a conjunction of time opens and a passive
+    /// import closes is loaded first, the importer of what the main clause says is loaded.
+    Condition,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
@@ -402,6 +408,26 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("We are trying to kill circular imports. Is shop.cart in one?", "cycle-of shop/cart.py yes-no"),
             ("There is an import cycle around shop.api. Which modules are in it?", "cycle-of shop/api.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::ChainAsStated,
+        examples: &[
+            (
+                "We see shop.models loaded whenever shop.api is imported. Which chain of imports does that?",
+                "reach shop/api.py shop/models.py transitive",
+            ),
+            (
+                "shop.pricing is loaded whenever shop.cart is imported. Show the path.",
+                "reach shop/cart.py shop/pricing.py transitive",
+            ),
+        ],
+    },
+    Declared {
+        construction: Construction::Condition,
+        examples: &[
+            ("when shop.cart is imported, which modules get loaded, indirectly too?", "dependencies shop/cart.py"),
+            ("is shop.models loaded whenever shop.api is imported?", "reach shop/api.py shop/models.py yes-no"),
         ],
     },
     Declared {

@@ -464,7 +464,7 @@ impl Reading {
     }
 
     /// What `clause` says, read on its own and, when that fails, against what came before.
-    fn read<'a>(&self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
+    fn read<'a>(&mut self, clause: clause::Clause<'a>) -> (clause::Clause<'a>, Outcome) {
         let mut outcome = clause.parse();
         if let Outcome::Part(part) = &mut outcome
             && clause.names_said_before()
@@ -494,13 +494,14 @@ impl Reading {
     /// "I'm seeing utils loaded whenever pricing is imported. Which sequence of imports causes that?":
     /// a chain between the two modules of the statement, asked with its names said there, runs the
     /// way the statement said.
-    fn run_as_the_scene(&self, part: &mut Part) {
+    fn run_as_the_scene(&mut self, part: &mut Part) {
         if let Some(scene) = self.scene.as_ref()
             && part.relation == Relation::Reach
             && scene.relation == Relation::Reach
             && scene.modules.iter().rev().eq(part.modules.iter())
         {
             part.modules.clone_from(&scene.modules);
+            self.constructions.insert(Construction::ChainAsStated);
         }
     }
 

@@ -199,7 +199,8 @@ impl Clause<'_> {
     /// "When X is imported, which modules get loaded?", "Y is loaded whenever X is imported": X,
     /// loaded first, is the importer of what the clause's other passive says is loaded.
     fn loaded_first(&self, mention: &Mention, primary: Hit) -> bool {
-        self.hits.iter().any(|h| h.start != primary.start && self.condition_of(h) == Some(mention.index))
+        let first = self.hits.iter().any(|h| h.start != primary.start && self.condition_of(h) == Some(mention.index));
+        self.saw(Construction::Condition, first)
     }
 
     /// Whether `mention` is the importer or the imported, from the primary cue.

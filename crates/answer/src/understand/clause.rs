@@ -962,8 +962,13 @@ impl Clause<'_> {
         // "or"); one that only says how ("through its imports", "with an import that is not guarded")
         // is not a second relation.
         if let [only] = names {
-            let edges: Vec<Hit> =
-                self.hits.iter().copied().filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_))).collect();
+            // "…loaded, directly or indirectly, when X is imported": a condition is no second relation.
+            let edges: Vec<Hit> = self
+                .hits
+                .iter()
+                .copied()
+                .filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && self.condition_of(h).is_none())
+                .collect();
             let roles: BTreeSet<bool> = edges.iter().map(|h| self.role(only, *h, names) == Role::From).collect();
             let coordinated = edges
                 .windows(2)

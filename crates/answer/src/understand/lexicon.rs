@@ -410,10 +410,11 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
 /// "not just its direct imports", "not only the first level": a negation in front of a word for
 /// direct imports asks for more than them (transitive); in front of a word for indirect ones
 /// ("not transitive ones") it asks for the direct ones. Leaving the indirect ones out ("not counting
-/// indirect usage", "ignoring transitive ones", "without going through another module") asks for the
-/// direct ones too. Only determiners and "just"/"only" may stand between.
+/// indirect usage", "ignoring transitive ones", "without going through any intermediate module") asks
+/// for the direct ones too. Only determiners, "just"/"only" and "going through" may stand between.
 fn negated_scope(words: &[Word], hits: &mut [Hit]) {
-    const BETWEEN: &[&str] = &["just", "only", "merely", "simply", "the", "its", "their", "a", "any", "going"];
+    const BETWEEN: &[&str] =
+        &["just", "only", "merely", "simply", "the", "its", "their", "a", "any", "going", "through", "via"];
     for k in 0..hits.len() {
         let excluded = hits[k].cue == Cue::Exclude;
         if hits[k].cue != Cue::Negation && !excluded {
@@ -422,7 +423,9 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         // Not across a comma: "…are ignored, all the way?" leaves out what came before.
         let apart = |at: usize| words[at - 1].boundary_after || words[at - 1].comma_after;
         let mut at = hits[k].end;
-        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) {
+        // A phrase that starts on one of them ("via other modules") is the scope itself.
+        let starts_a_hit = |at: usize| hits.iter().any(|h| h.start == at);
+        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) && !starts_a_hit(at) {
             at += 1;
         }
         if apart(at) {

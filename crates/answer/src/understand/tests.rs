@@ -871,6 +871,16 @@ fn a_question_after_a_statement_keeps_the_way_the_statement_said_it_runs() {
     assert_eq!(part("what uses shop.models through some import chain?").relation, Relation::Dependents);
     let direct = part("check whether shop.api imports shop.cart without going through any other module");
     assert!(direct.yes_no && !direct.transitive, "{direct:?}");
+    let direct = part("does shop.api use shop.cart without going via intermediate modules?");
+    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
+    // "following the imports" only says how, its "imports" is not the relation.
+    assert_eq!(
+        part("how many modules are downstream of shop.cart, following the imports?").relation,
+        Relation::Dependents
+    );
+    // A condition is no second relation, also with "directly or indirectly" between.
+    let loaded = part("what gets loaded, directly or indirectly, once shop.api is imported?");
+    assert_eq!((loaded.relation, ids(&loaded)), (Relation::Dependencies, vec![API]));
 }
 
 #[test]

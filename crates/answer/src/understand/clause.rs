@@ -117,6 +117,8 @@ pub struct Clause<'w> {
     /// A first-person statement before the question ("I'm reviewing X.", "We noticed …"): scene, not a
     /// question, whatever its first word.
     pub scene: bool,
+    /// Its names were said in an earlier clause and taken from there ([`Clause::adopt`]).
+    adopted: bool,
     /// The constructions recognised in it so far ([`Clause::saw`]).
     seen: RefCell<BTreeSet<Construction>>,
 }
@@ -206,11 +208,10 @@ impl Clause<'_> {
         self.hits.iter().copied().find(|h| wanted(h.cue))
     }
 
-    /// Every name the clause is about was said in an earlier clause and stands here for a pronoun or
-    /// for nothing ("… Which sequence of imports causes that?"; see [`Clause::adopt`]).
+    /// Every name the clause is about was said in an earlier clause ("… Which sequence of imports
+    /// causes that?"; see [`Clause::adopt`]).
     pub(super) fn names_said_before(&self) -> bool {
-        !self.mentions.is_empty()
-            && self.mentions.iter().all(|m| self.words.get(m.index).is_none_or(|word| word.text != m.text))
+        self.adopted && !self.mentions.is_empty()
     }
 
     fn covered(&self, i: usize) -> bool {

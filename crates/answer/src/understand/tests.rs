@@ -854,6 +854,17 @@ fn the_words_around_a_relation_decide_which_one_is_asked() {
     // what it needs.
     let along = part("which modules have to come along with shop.cart, indirect dependencies included?");
     assert_eq!((along.relation, ids(&along)), (Relation::Dependencies, vec![CART]));
+    // "through some import chain", "without going through any other module" say how far.
+    assert_eq!(part("what uses shop.models through some import chain?").relation, Relation::Dependents);
+    let direct = part("check whether shop.api imports shop.cart without going through any other module");
+    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
+    let direct = part("does shop.api use shop.cart without going via intermediate modules?");
+    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
+    // "following the imports" only says how, its "imports" is not the relation.
+    assert_eq!(
+        part("how many modules are downstream of shop.cart, following the imports?").relation,
+        Relation::Dependents
+    );
 }
 
 #[test]
@@ -867,17 +878,6 @@ fn a_question_after_a_statement_keeps_the_way_the_statement_said_it_runs() {
     // the main clause says gets loaded.
     let loaded = part("once shop.cart gets imported, what else is loaded along the way, indirectly too?");
     assert_eq!((loaded.relation, ids(&loaded)), (Relation::Dependencies, vec![CART]));
-    // "through some import chain", "without going through any other module" say how far.
-    assert_eq!(part("what uses shop.models through some import chain?").relation, Relation::Dependents);
-    let direct = part("check whether shop.api imports shop.cart without going through any other module");
-    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
-    let direct = part("does shop.api use shop.cart without going via intermediate modules?");
-    assert!(direct.yes_no && !direct.transitive, "{direct:?}");
-    // "following the imports" only says how, its "imports" is not the relation.
-    assert_eq!(
-        part("how many modules are downstream of shop.cart, following the imports?").relation,
-        Relation::Dependents
-    );
     // A condition is no second relation, also with "directly or indirectly" between.
     let loaded = part("what gets loaded, directly or indirectly, once shop.api is imported?");
     assert_eq!((loaded.relation, ids(&loaded)), (Relation::Dependencies, vec![API]));

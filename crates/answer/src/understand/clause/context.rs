@@ -22,6 +22,7 @@ impl Clause<'_> {
         let at = |k: usize| if each_its_own { pronouns[k] } else { pronouns.first().copied().unwrap_or(self.end) };
         self.mentions =
             mentions.into_iter().enumerate().map(|(k, m)| Mention { index: at(k), strong: true, ..m }).collect();
+        self.adopted = true;
     }
 
     /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import

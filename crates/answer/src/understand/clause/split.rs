@@ -23,6 +23,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         mentions: mentions.iter().filter(|m| start <= m.index && m.index < end).cloned().collect(),
         lenient_until: start,
         scene: false,
+        adopted: false,
         seen: RefCell::default(),
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();

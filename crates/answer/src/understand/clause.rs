@@ -425,8 +425,14 @@ impl Clause<'_> {
         let in_which = self.end > self.start && self.lower(self.end - 1) == "in"
             || self.range().any(|i| self.lower(i) == "in" && matches!(self.lower(i + 1), "which" | "what"));
         let which_module_in = self.has_word(&["which", "what"]) && self.has_word(&["module", "file"]) && in_which;
-        if (self.has_word(&["where", "find", "locate"]) || which_module_in)
-            && let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
+        // "module of PaymentGateway?", "the file for Cart": the module a class or function belongs to.
+        let module_of = |m: &Mention| {
+            m.index >= 2
+                && matches!(self.lower(m.index - 1), "of" | "for")
+                && matches!(self.lower(m.index - 2), "module" | "file" | "home")
+        };
+        if let Some(m) = self.mentions.iter().find(|m| m.symbol.is_some() && m.module.is_none())
+            && (self.has_word(&["where", "find", "locate"]) || which_module_in || module_of(m))
         {
             return Outcome::Part(self.defined_in(m));
         }

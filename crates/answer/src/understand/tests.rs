@@ -559,6 +559,26 @@ fn a_negative_statement_with_a_tag_asks_the_positive_question() {
 }
 
 #[test]
+fn a_bare_module_name_is_placed_before_a_cycle_noun_after_includes_and_before_an_arrow() {
+    for question in ["pricing import loop? yes/no", "Which modules are in the cycle that contains pricing?"] {
+        let read = part(question);
+        assert_eq!((read.relation, ids(&read)), (Relation::CycleOf, vec![PRICING]), "{question}");
+    }
+    let arrow = part("cart -> models dependency?");
+    assert_eq!((arrow.relation, ids(&arrow)), (Relation::Reach, vec![CART, MODELS]));
+    // A package before a cycle noun may say where to look instead: not guessed.
+    assert!(!parse("shop circular import? y/n").complete());
+}
+
+#[test]
+fn the_module_of_a_class_is_where_it_is_defined() {
+    for question in ["module of PriceRule?", "Point me to the file that declares PriceRule."] {
+        let read = part(question);
+        assert_eq!((read.relation, read.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")), "{question}");
+    }
+}
+
+#[test]
 fn a_name_or_a_scope_left_over_is_not_answered_around() {
     // A name left over may be what the question is about; a word left over in a question about the
     // whole repository may narrow it.

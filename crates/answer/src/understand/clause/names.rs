@@ -110,6 +110,9 @@ impl Clause<'_> {
             "containing",
             "involving",
             "including",
+            "contains",
+            "involves",
+            "includes",
         ];
         let relation_word = |i: usize| {
             self.hits.iter().any(|h| {
@@ -125,17 +128,21 @@ impl Clause<'_> {
             || relation_word(mention.index + 1)
             || AFTER.contains(&self.lower(mention.index + 1))
             || self.owns_the_noun_after(mention)
+            || self.marks_start(mention)
     }
 
-    /// "models importers", "cart direct deps": a name right before the relation noun it owns, a word
-    /// of reach or of run time between.
+    /// "models importers", "cart direct deps", "cart circular import?": a name right before the
+    /// relation noun it owns, a word of reach or of run time between. A package before a cycle noun
+    /// may say where to look ("db circular dep") rather than which module is in one.
     fn owns_the_noun_after(&self, mention: &Mention) -> bool {
         let hit_at = |i: usize| self.hits.iter().find(|h| h.start == i);
         let mut at = mention.index + 1;
         while let Some(h) = hit_at(at).filter(|h| matches!(h.cue, Cue::Direct | Cue::Transitive | Cue::Runtime)) {
             at = h.end;
         }
-        hit_at(at).is_some_and(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)))
+        let package = mention.module_id().is_some_and(|id| id.ends_with("__init__.py"));
+        hit_at(at)
+            .is_some_and(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)) || (h.cue == Cue::Cycle && !package))
     }
 
     /// "from A", "starts at A", "starting at A", "A -> B": where a chain begins.

@@ -510,6 +510,14 @@ fn the_standard_library_and_third_party_are_outside_the_graph() {
 fn exclusions_apply_or_are_declined() {
     let ranked = part("Disregarding test files, what is the most imported module?");
     assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true));
+    // A statement whose subject is the tests says why they are left out: its words only frame.
+    for question in [
+        "Test modules distort the ranking. With them left out, what is the most imported module?",
+        "The tests pad every count, so omit them: which module has the most importers?",
+    ] {
+        let ranked = part(question);
+        assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true), "{question}");
+    }
     let runtime = part("With TYPE_CHECKING imports omitted, what depends on shop.models?");
     assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
     // Leaving out a module is not something an answer here does: not answered as if unsaid.
@@ -568,6 +576,23 @@ fn a_bare_module_name_is_placed_before_a_cycle_noun_after_includes_and_before_an
     assert_eq!((arrow.relation, ids(&arrow)), (Relation::Reach, vec![CART, MODELS]));
     // A package before a cycle noun may say where to look instead: not guessed.
     assert!(!parse("shop circular import? y/n").complete());
+}
+
+#[test]
+fn a_plain_name_after_a_comma_and_a_name_goes_on_with_the_list() {
+    let read = parse("the direct importers of each of these: shop.cart, pricing");
+    assert!(read.complete(), "{:?}", read.unsure);
+    assert_eq!(read.parts.iter().map(|p| ids(p)).collect::<Vec<_>>(), [vec![CART], vec![PRICING]]);
+    // Chat's relation noun right before the name it is of.
+    let read = part("count dependents pricing incl indirect");
+    assert_eq!((read.relation, ids(&read)), (Relation::Dependents, vec![PRICING]));
+}
+
+#[test]
+fn a_fan_out_of_zero_is_a_module_without_imports() {
+    for question in ["which modules have a fan-out of 0?", "list the zero fan-out modules"] {
+        assert_eq!(part(question).relation, Relation::Leaves, "{question}");
+    }
 }
 
 #[test]

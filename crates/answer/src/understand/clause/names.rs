@@ -129,6 +129,19 @@ impl Clause<'_> {
             || AFTER.contains(&self.lower(mention.index + 1))
             || self.owns_the_noun_after(mention)
             || self.marks_start(mention)
+            || previous.is_some_and(|p| self.listed_after(p))
+            || self.follows_its_noun(mention)
+    }
+
+    /// "dependents templating", "importers cart": chat's relation noun right before the name it is of.
+    fn follows_its_noun(&self, mention: &Mention) -> bool {
+        self.hits.iter().any(|h| h.end == mention.index && matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)))
+    }
+
+    /// "the importers of each one: shop.cart, pricing": a word after a comma that follows a name
+    /// written as one goes on with the list.
+    fn listed_after(&self, previous: usize) -> bool {
+        self.words[previous].comma_after && self.mentions.iter().any(|m| m.index == previous && m.strong)
     }
 
     /// "models importers", "cart direct deps", "cart circular import?": a name right before the

@@ -27,31 +27,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         seen: RefCell::default(),
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
-    // A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
-    // exactly?") belongs to the clause before it, or to the next one when it comes first.
-    let mut i = 0;
-    while clauses.len() > 1 && i < clauses.len() {
-        if clauses[i].only_qualifies() {
-            // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
-            // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
-            let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
-            let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
-            let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
-            let mut merged = clause(start, end);
-            // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
-            let qualifier = &clauses[i];
-            for hit in &mut merged.hits {
-                if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
-                    hit.cue = Cue::Filler;
-                }
-            }
-            clauses[into] = merged;
-            clauses.remove(from);
-            i = 0;
-            continue;
-        }
-        i += 1;
-    }
+    merge_qualifiers(&mut clauses, hits, &clause);
     // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
     // a clause that asks about modules it refers to without naming one, before a statement of names
     // alone, is about those names.
@@ -94,6 +70,48 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     clauses
 }
 
+/// A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
+/// exactly?") belongs to the clause before it, or to the next one when it comes first.
+fn merge_qualifiers<'w>(clauses: &mut Vec<Clause<'w>>, hits: &[Hit], clause: &impl Fn(usize, usize) -> Clause<'w>) {
+    let mut i = 0;
+    while clauses.len() > 1 && i < clauses.len() {
+        if !clauses[i].only_qualifies() {
+            i += 1;
+            continue;
+        }
+        // "Ignoring TYPE_CHECKING imports, who imports it?": a qualifier ending in a comma leads into
+        // the next clause; one after the question ("…? Runtime only.") qualifies the one before.
+        let words = clauses[i].words;
+        let leads = clauses[i].end > 0 && words[clauses[i].end - 1].comma_after && i + 1 < clauses.len();
+        let (into, from) = if i == 0 || leads { (i + 1, i) } else { (i - 1, i) };
+        let (start, end) = (clauses[into].start.min(clauses[from].start), clauses[into].end.max(clauses[from].end));
+        let mut merged = clause(start, end);
+        merged.lenient_until = framed_until(&clauses[from], &clauses[into], hits);
+        // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
+        let qualifier = &clauses[i];
+        for hit in &mut merged.hits {
+            if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
+                hit.cue = Cue::Filler;
+            }
+        }
+        clauses[into] = merged;
+        clauses.remove(from);
+        i = 0;
+    }
+}
+
+/// Where the framing of a qualifier merged into a clause ends. "Tests inflate the numbers, so leave
+/// them out: …": a statement whose subject is the tests says why they are left out, and the words of
+/// its predicate only frame the question. Framing said before either part stays framing.
+fn framed_until(qualifier: &Clause<'_>, into: &Clause<'_>, hits: &[Hit]) -> usize {
+    let first = qualifier.first_word();
+    let about_tests = hits.iter().any(|h| h.start == first && h.cue == Cue::Tests);
+    let start = qualifier.start.min(into.start);
+    let raised = |c: &Clause<'_>| if c.lenient_until > c.start { c.lenient_until } else { start };
+    let said_first = if qualifier.start < into.start && about_tests { qualifier.end } else { start };
+    said_first.max(raised(qualifier)).max(raised(into))
+}
+
 impl Clause<'_> {
     /// "I'm reviewing this PR and want to know which of our modules X pulls in": in a clause opened
     /// in the first person, the words before a verb of finding out and the question word after it
@@ -129,14 +147,19 @@ fn mark_scenes(clauses: &mut [Clause<'_>]) {
 /// a clause, and at "and"/"also"/"then"/"plus" before one (not inside a coordinated predicate). A
 /// comma before "and" or "or" and a name goes on with a list ("A, B, and C"), not a new clause.
 fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
-    let starts_clause = |i: usize| words.get(i).is_some_and(|w| STARTERS.contains(&w.lower.as_str()));
+    // "…, but in which file is it defined?": a preposition before the question word starts it too.
+    let starts_clause = |i: usize| {
+        let lower = |i: usize| words.get(i).map_or("", |w| w.lower.as_str());
+        STARTERS.contains(&lower(i))
+            || (matches!(lower(i), "in" | "from" | "at" | "on") && matches!(lower(i + 1), "which" | "what" | "where"))
+    };
     let mut cuts = vec![0];
     for i in 0..words.len() {
         let next = i + 1;
         if next >= words.len() {
             break;
         }
-        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus")
+        let conjunction = matches!(words[next].lower.as_str(), "and" | "also" | "then" | "plus" | "but")
             && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
             && !coordinated_predicate(words, hits, next + 1);
         let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));

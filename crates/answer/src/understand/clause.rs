@@ -349,7 +349,9 @@ impl Clause<'_> {
         if let Some(reason) = self.limit_of_question() {
             return Outcome::Unsure(reason);
         }
-        if self.has(Cue::Behaviour) || self.in_a_manner() {
+        // "For the lazy-loading work, list …": a word of behaviour in the framing says why, not what.
+        let behaviour = self.hits.iter().any(|h| h.cue == Cue::Behaviour && h.start >= self.lenient_until);
+        if behaviour || self.in_a_manner() {
             return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
         }
         if let Some(head) = self.asks_for_something_else() {

@@ -596,6 +596,16 @@ fn a_fan_out_of_zero_is_a_module_without_imports() {
 }
 
 #[test]
+fn a_word_of_behaviour_in_the_framing_says_why() {
+    let read = part("For the caching work, list the modules that import shop.models directly.");
+    assert_eq!((read.relation, ids(&read)), (Relation::Importers, vec![MODELS]));
+    assert!(!parse("How does shop.models handle caching?").complete());
+    // A purpose before the asker only says why.
+    let read = part("For the migration plan we need every module that shop.api depends on, indirect ones too.");
+    assert_eq!((read.relation, ids(&read)), (Relation::Dependencies, vec![API]));
+}
+
+#[test]
 fn the_module_of_a_class_is_where_it_is_defined() {
     for question in ["module of PriceRule?", "Point me to the file that declares PriceRule."] {
         let read = part(question);

@@ -120,6 +120,15 @@ impl Clause<'_> {
         const FIND_OUT: &[&str] =
             &["know", "wonder", "wondering", "ask", "asking", "understand", "learn", "see", "check", "confirm", "out"];
         const ASKS: &[&str] = &["which", "what", "who", "where", "whether", "if", "how"];
+        // "For the architecture doc I need …": the purpose before the asker only says why.
+        let first = self.first_word();
+        if self.lower(first) == "for"
+            && let Some(asker) = (first + 1..self.end).find(|&i| matches!(self.lower(i), "i" | "we"))
+            && !self.hits.iter().any(|h| first < h.start && h.start < asker && h.cue != Cue::Filler)
+            && self.mentions.iter().all(|m| m.index > asker)
+        {
+            self.lenient_until = self.lenient_until.max(asker);
+        }
         if !matches!(self.lower(self.first_word()), "i" | "we") {
             return;
         }

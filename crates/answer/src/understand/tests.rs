@@ -518,6 +518,11 @@ fn exclusions_apply_or_are_declined() {
         let ranked = part(question);
         assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true), "{question}");
     }
+    // Said after the question, it frames none of the question's words.
+    let after = parse(
+        "Which module has the most importers among the sprockets and gizmos? Tests pad every count, so omit them.",
+    );
+    assert!(!after.complete(), "{:?}", after.parts);
     let runtime = part("With TYPE_CHECKING imports omitted, what depends on shop.models?");
     assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
     // Leaving out a module is not something an answer here does: not answered as if unsaid.

@@ -102,14 +102,18 @@ fn merge_qualifiers<'w>(clauses: &mut Vec<Clause<'w>>, hits: &[Hit], clause: &im
 
 /// Where the framing of a qualifier merged into a clause ends. "Tests inflate the numbers, so leave
 /// them out: …": a statement whose subject is the tests says why they are left out, and the words of
-/// its predicate only frame the question. Framing said before either part stays framing.
+/// its predicate only frame the question. Framing said before the question stays framing; a
+/// qualifier said after it ("…? Tests skew the numbers, so leave them out.") frames nothing of it.
 fn framed_until(qualifier: &Clause<'_>, into: &Clause<'_>, hits: &[Hit]) -> usize {
-    let first = qualifier.first_word();
-    let about_tests = hits.iter().any(|h| h.start == first && h.cue == Cue::Tests);
     let start = qualifier.start.min(into.start);
     let raised = |c: &Clause<'_>| if c.lenient_until > c.start { c.lenient_until } else { start };
-    let said_first = if qualifier.start < into.start && about_tests { qualifier.end } else { start };
-    said_first.max(raised(qualifier)).max(raised(into))
+    if qualifier.start > into.start {
+        return raised(into);
+    }
+    let first = qualifier.first_word();
+    let about_tests = hits.iter().any(|h| h.start == first && h.cue == Cue::Tests);
+    let framing = if about_tests { qualifier.end } else { raised(qualifier) };
+    framing.max(raised(into))
 }
 
 impl Clause<'_> {

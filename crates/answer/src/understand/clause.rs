@@ -77,6 +77,11 @@ impl Mention {
         self.module.as_ref().map(|(id, _)| id.as_str())
     }
 
+    /// Whether it names a package (its `__init__.py`).
+    fn is_package(&self) -> bool {
+        self.module_id().is_some_and(|id| id.ends_with("__init__.py"))
+    }
+
     fn unlinked(&self) -> bool {
         self.module.is_none() && self.symbol.is_none()
     }
@@ -611,11 +616,7 @@ impl Clause<'_> {
         // other name is unsure.
         let within = match names {
             [] => within,
-            [package]
-                if within.is_none()
-                    && package.strong
-                    && package.module_id().is_some_and(|id| id.ends_with("__init__.py")) =>
-            {
+            [package] if within.is_none() && package.strong && package.is_package() => {
                 package.module_id().map(|id| id.trim_end_matches("__init__.py").to_string())
             }
             _ if strong_names => return Err("asks for a ranking within part of the repository".into()),
@@ -734,7 +735,7 @@ impl Clause<'_> {
     /// whether an "of" was among them; `None` for a module that is no package, or a possessive ("in
     /// shop's import cycle": the package owns what follows, it is not where to look).
     fn before_package(&self, m: &Mention) -> Option<(usize, bool)> {
-        if !m.module_id().is_some_and(|id| id.ends_with("__init__.py")) || m.possessive {
+        if !m.is_package() || m.possessive {
             return None;
         }
         let mut i = m.index;

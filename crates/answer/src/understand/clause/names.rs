@@ -153,9 +153,9 @@ impl Clause<'_> {
         while let Some(h) = hit_at(at).filter(|h| matches!(h.cue, Cue::Direct | Cue::Transitive | Cue::Runtime)) {
             at = h.end;
         }
-        let package = mention.module_id().is_some_and(|id| id.ends_with("__init__.py"));
-        hit_at(at)
-            .is_some_and(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)) || (h.cue == Cue::Cycle && !package))
+        hit_at(at).is_some_and(|h| {
+            matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)) || (h.cue == Cue::Cycle && !mention.is_package())
+        })
     }
 
     /// "from A", "starts at A", "starting at A", "A -> B": where a chain begins.

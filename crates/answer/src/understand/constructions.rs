@@ -105,6 +105,9 @@ pub enum Construction {
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
     /// one before it.
     Restatement,
+    /// No construction fits, and the wording resembles a kind of structural question closely enough
+    /// for the back-off reader (`backoff.rs`) to answer it.
+    Resembled,
 }
 
 /// A construction with what it means and the examples that test it.
@@ -447,12 +450,26 @@ pub const DECLARED: &[Declared] = &[
             ("what is shop.api built on? I mean, which modules does it import?", "imports shop/api.py"),
         ],
     },
+    Declared {
+        construction: Construction::Resembled,
+        examples: &[
+            ("Which modules form a ring of imports with shop.cart?", "cycle-of shop/cart.py"),
+            (
+                "Moving shop.payments.card into a separate repo: what else has to come along, indirect included",
+                "dependencies shop/payments/card.py",
+            ),
+            (
+                "Please produce two lists: the importers of shop.cart, and then those of shop.models.",
+                "importers shop/cart.py | importers shop/models.py",
+            ),
+        ],
+    },
 ];
 
 /// Every construction is declared once, in order, with at least two examples: checked as the crate
 /// builds, so a construction added without examples is a build error.
 const _: () = {
-    assert!(DECLARED.len() == Construction::Restatement as usize + 1, "declare every construction");
+    assert!(DECLARED.len() == Construction::Resembled as usize + 1, "declare every construction");
     let mut i = 0;
     while i < DECLARED.len() {
         assert!(DECLARED[i].construction as usize == i, "declare the constructions in the enum's order");

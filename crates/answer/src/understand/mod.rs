@@ -5,6 +5,7 @@
 //! (`clause`). A question is answered from the graph only when every part of it was understood;
 //! otherwise [`Understanding::unsure`] says what was not, and the question goes to retrieval.
 
+mod backoff;
 pub mod change;
 mod clause;
 mod constructions;
@@ -195,6 +196,10 @@ pub struct Understanding {
     /// affect?"); whether it is answered so depends on the rest (`Answerer::change_question`).
     #[serde(skip)]
     pub change: Option<change::ChangeQuestion>,
+    /// The kind of structural question the back-off reader took it for (`backoff.rs`), when no
+    /// construction fit and the wording resembled one closely enough.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resembled: Option<String>,
     /// The constructions recognised in it (`constructions.rs`), for the tests of their examples.
     #[serde(skip)]
     pub(crate) constructions: BTreeSet<Construction>,
@@ -269,7 +274,18 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         reading.constructions.extend(clause.constructions());
         reading.take_in(outcome, &clause, restates);
     }
-    conclude(reading, question, &hits, linked, refers_back)
+    let mut understanding = conclude(reading, question, &hits, linked, refers_back);
+    if backoff::may_read(&understanding)
+        && let Some((kind, parts)) =
+            backoff::read(understanding.unsure.as_deref().unwrap_or_default(), &words, &hits, &mentions)
+    {
+        understanding.resembled = Some(kind);
+        understanding.parts = parts;
+        understanding.complete = true;
+        understanding.unsure = None;
+        understanding.constructions.insert(Construction::Resembled);
+    }
+    understanding
 }
 
 /// The understanding once every clause is read: sure or not, with its parts merged.
@@ -305,6 +321,7 @@ fn conclude(
         about_the_graph,
         refers_back,
         change,
+        resembled: None,
         constructions,
     }
 }

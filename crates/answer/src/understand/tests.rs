@@ -627,7 +627,6 @@ fn a_name_or_a_scope_left_over_is_not_answered_around() {
         "how many cycles does shop_core have",
         "shop.api -> `fancy_module` dependency at any depth, yes or no?",
         // A word the relation word hangs on.
-        "Which modules form a ring of imports with shop.cart?",
         "Which classes does shop.api hand to importers?",
         // With no relation word, the word left over may be the predicate.
         "Is shop.utils orphaned, or does anything import it?",
@@ -951,4 +950,35 @@ fn a_first_person_frame_says_why_the_question_is_asked() {
     assert_eq!((framed.relation, framed.yes_no), (Relation::Imports, false));
     let framed = part("I am auditing vendored code, so I want to know what depends on shop.pricing");
     assert_eq!(framed.relation, Relation::Dependents);
+}
+
+#[test]
+fn the_back_off_leaves_questions_about_what_code_does_to_retrieval() {
+    // Named modules and unfamiliar words, but nothing the graph answers: no kind is resembled enough.
+    for question in [
+        "How does shop.cart compute totals when a discount applies?",
+        "Why is shop.pricing so slow on big carts?",
+        "Who wrote shop.api, and when was it last released?",
+        "What happens in shop.payments.card when a charge is declined?",
+        "Explain the retry logic around shop.payments.card for a newcomer.",
+        // English words that happen to name modules ("cart", "pricing", "models") are no names to it.
+        "can the cart hold pricing rules for finite elements? yes or no",
+        "Show me the code in Shop that fits the pricing models to a CSV of data points.",
+    ] {
+        let read = parse(question);
+        assert!(!read.complete(), "{question}: {:?}", read.parts);
+    }
+}
+
+#[test]
+fn a_question_the_back_off_reads_says_which_kind_it_resembled() {
+    let read = parse("Which modules form a ring of imports with shop.cart?");
+    assert_eq!(read.resembled.as_deref(), Some("cycle_members"));
+    // A question the rules read is theirs: the back-off is not asked.
+    assert_eq!(parse("Which modules import shop.cart?").resembled, None);
+    // Nor is one they declined on purpose (advice, a supposition), however structural it sounds.
+    for question in ["Should shop.api import shop.cart?", "If shop.models imported shop.api, would there be a cycle?"] {
+        let read = parse(question);
+        assert!(!read.complete() && read.resembled.is_none(), "{question}: {:?}", read.parts);
+    }
 }

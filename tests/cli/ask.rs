@@ -48,6 +48,20 @@ fn imports_of_a_module() {
 }
 
 #[test]
+fn a_question_read_by_resemblance_says_so() {
+    // No construction places "ring": the back-off reader takes it for a question about a cycle.
+    let answer = ask("Which modules form a ring of imports with shop.cart?");
+    assert_eq!(answer["mode"], "structural", "{answer:#}");
+    assert_eq!(answer["understood"]["resembled"], "cycle_members", "{answer:#}");
+    assert!(text(&answer).contains("cycle of 2 modules"), "{}", text(&answer));
+    let notes = answer["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n.as_str().unwrap().starts_with("read by resemblance")), "{answer:#}");
+    // A question the rules read carries neither.
+    let ruled = ask("Which modules import shop.cart?");
+    assert!(ruled["understood"].get("resembled").is_none() && ruled.get("notes").is_none(), "{ruled:#}");
+}
+
+#[test]
 fn importers_of_a_module_by_dotted_name() {
     let answer = ask("Which modules import shop.cart?");
     assert_eq!(answer["mode"], "structural");
@@ -338,7 +352,11 @@ fn ask_weighs_evidence_with_the_settings_the_index_records() {
     assert_eq!(answer["evidence"]["decision"]["kind"], "weak_evidence");
     // A question about the graph that names a module as code, not read completely, is answered with
     // that module's graph facts however weak the word evidence; the project's own name is no module.
-    let answer = ask_json(&index, "Is shop.models orphaned, or does something import it? If the latter, what?", &[]);
+    let answer = ask_json(
+        &index,
+        "Is shop.models orphaned, or does something import it, and would deleting it break the build?",
+        &[],
+    );
     assert_eq!(answer["mode"], "retrieval", "{answer:#}");
     assert!(text(&answer).contains("imported directly by 1 (`shop/cart.py`)"), "{}", text(&answer));
     let answer = ask_json(&index, "Which module of shop sends invoices by fax?", &[]);

@@ -266,7 +266,9 @@ impl Answerer<'_> {
         if understood.complete() {
             let exact = structural::answer_parts(self.bundle, &mut understood.parts);
             let citations = citations::cite(self.bundle, self.manifest, &exact.cited);
-            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), Vec::new());
+            // A reading by resemblance says so: the asker can tell a misreading from a fact.
+            let notes = understood.resembled.iter().map(|kind| understand::resembled_note(kind)).collect();
+            let mut answer = self.finish(question, Mode::Structural, exact.text, citations, Vec::new(), notes);
             answer.understood = Some(understood);
             return Route::Answered(Box::new(answer));
         }

@@ -43,7 +43,10 @@ pub(super) fn read(unsure: &str, words: &[Word], hits: &[Hit], mentions: &[Menti
     // A plain English word that happens to name a module is taken as its name only in a question in
     // words of the import graph (a relation, a cycle, a path, a ranking...). Without one ("can sympy
     // mesh a 3d *domain*?") it is more likely a word of the topic, and the question one for retrieval.
-    if mentions.iter().any(|m| !m.strong) && !hits.iter().any(|h| super::is_about_the_graph(h.cue)) {
+    // Likewise names with nothing the rules saw asked about them ("shop.cart and shop.models.") are a
+    // statement unless words of the graph say what about them.
+    let about_the_graph = hits.iter().any(|h| super::is_about_the_graph(h.cue));
+    if !about_the_graph && (mentions.iter().any(|m| !m.strong) || unsure == NAMES_ONLY) {
         return None;
     }
     let features = features(&tokens(words, mentions));
@@ -59,7 +62,7 @@ pub(super) fn read(unsure: &str, words: &[Word], hits: &[Hit], mentions: &[Menti
     }
     // Words no construction placed may narrow a question about the whole repository ("the most
     // imported among the sprockets"), where about one module they are most often its relation.
-    let names = Names { modules, narrows: unsure.contains("I could not place") };
+    let names = Names { modules, narrows: unsure.contains(UNPLACED) };
     let parts = match kind.as_str() {
         "depends_on_yn" | "imports_directly_yn" | "path" => names.pair(&kind, &features)?,
         "importers_each" => names.each()?,
@@ -217,25 +220,52 @@ pub(super) fn may_read(understanding: &Understanding) -> bool {
 /// ones that say what they read and why they decline it ("reaches past one import in words that do
 /// not say how far", "said both ways").
 fn nothing_fit(reason: &str) -> bool {
-    reason.contains("I could not place")
-        || [
-            "no structural question found",
-            "a follow-up to nothing",
-            "names several modules in roles I could not tell apart",
-            "names modules without asking anything about them",
-        ]
-        .contains(&reason)
+    reason.contains(UNPLACED) || NOTHING_FIT.contains(&reason)
 }
 
+/// What every reason about words the rules could not place says (`clause.rs`).
+const UNPLACED: &str = "I could not place";
+/// Names and nothing the rules saw asked about them (`mod.rs`).
+const NAMES_ONLY: &str = "names modules without asking anything about them";
+/// The other reasons that say nothing fit; a test checks the rules still give each.
+const NOTHING_FIT: &[&str] = &[
+    "no structural question found",
+    "a follow-up to nothing",
+    "names several modules in roles I could not tell apart",
+    NAMES_ONLY,
+];
+
 /// Whether the question's words say nothing the kind cannot: the fewest, code outside the repository,
-/// what the code does, a negation, tests (except where the kind leaves them out), imports under
-/// `TYPE_CHECKING` (except where the kind leaves them out).
+/// what the code does, a negation, a change, upstream, tests (except where the kind leaves them out),
+/// imports under `TYPE_CHECKING` (except where the kind leaves them out), or a topic of another kind
+/// (a cycle, a path, a ranking, leaves, a definition, exports, what breaks). A question that also asks
+/// "would deleting it break the build?" is not only a question about importers.
 fn allowed(kind: &str, hits: &[Hit]) -> bool {
     let runtime = kind.ends_with("_runtime");
+    let topics: &[Cue] = match kind {
+        "dependents" | "dependents_runtime" | "count_dependents" => &[Cue::Impact],
+        "depends_on_yn" | "path" => &[Cue::Path],
+        "in_cycle_yn" | "cycle_members" => &[Cue::Cycle],
+        "count_cycles" | "largest_cycle" => &[Cue::Cycle, Cue::Most, Cue::Top],
+        "most_imported" | "most_imported_topk" | "most_imported_no_tests" => &[Cue::Most, Cue::Top, Cue::Central],
+        "leaves" => &[Cue::Leaves],
+        "defined_in" => &[Cue::Define],
+        "exports" => &[Cue::Export],
+        _ => &[],
+    };
     hits.iter().all(|hit| match hit.cue {
         Cue::Least | Cue::Outside | Cue::Behaviour | Cue::Negation | Cue::Change | Cue::Upstream => false,
         Cue::Tests | Cue::NonTest => kind == "most_imported_no_tests",
         Cue::TypeChecking | Cue::Runtime | Cue::Exclude => runtime || kind == "most_imported_no_tests",
+        cue @ (Cue::Impact
+        | Cue::Cycle
+        | Cue::Path
+        | Cue::Most
+        | Cue::Top
+        | Cue::Central
+        | Cue::Leaves
+        | Cue::Define
+        | Cue::Export) => topics.contains(&cue),
         _ => true,
     })
 }
@@ -521,6 +551,15 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_reasons_it_reads_after_are_the_ones_the_rules_give() {
+        // Reworded where the rules make it, a reason would silently stop the back-off.
+        let rules = [include_str!("mod.rs"), include_str!("clause.rs")].concat();
+        for reason in NOTHING_FIT.iter().chain(&[UNPLACED]) {
+            assert!(rules.contains(*reason), "the rules no longer say {reason:?}");
         }
     }
 

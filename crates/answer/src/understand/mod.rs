@@ -219,6 +219,14 @@ impl Understanding {
     }
 }
 
+/// The note an answer read by the back-off reader carries.
+pub fn resembled_note(kind: &str) -> String {
+    format!(
+        "read by resemblance: no construction of the reader fit the wording, which is closest to a question \
+         of the kind `{kind}`; if that is not what you asked, name the relation (imports, importers, cycle, path…)"
+    )
+}
+
 /// Reads `question` against the modules and symbols `linker` knows.
 pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     let words = words::words(question);

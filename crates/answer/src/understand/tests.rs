@@ -964,6 +964,8 @@ fn the_back_off_leaves_questions_about_what_code_does_to_retrieval() {
         // English words that happen to name modules ("cart", "pricing", "models") are no names to it.
         "can the cart hold pricing rules for finite elements? yes or no",
         "Show me the code in Shop that fits the pricing models to a CSV of data points.",
+        // A second ask of another kind ("would … break"): not only a question about importers.
+        "Is shop.models orphaned, or does something import it, and would deleting it break the build?",
     ] {
         let read = parse(question);
         assert!(!read.complete(), "{question}: {:?}", read.parts);

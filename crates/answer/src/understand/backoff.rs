@@ -39,14 +39,19 @@ static MODEL: LazyLock<Models> = LazyLock::new(|| match Models::parse(include_st
 });
 
 /// The kind the back-off takes the question for and its parts, or `None` when it does not read it.
-pub(super) fn read(unsure: &str, words: &[Word], hits: &[Hit], mentions: &[Mention]) -> Option<(String, Vec<Part>)> {
+pub(super) fn read(
+    understanding: &Understanding,
+    words: &[Word],
+    hits: &[Hit],
+    mentions: &[Mention],
+) -> Option<(String, Vec<Part>)> {
+    let unsure = understanding.unsure.as_deref().unwrap_or_default();
     // A plain English word that happens to name a module is taken as its name only in a question in
     // words of the import graph (a relation, a cycle, a path, a ranking...). Without one ("can sympy
     // mesh a 3d *domain*?") it is more likely a word of the topic, and the question one for retrieval.
     // Likewise names with nothing the rules saw asked about them ("shop.cart and shop.models.") are a
     // statement unless words of the graph say what about them.
-    let about_the_graph = hits.iter().any(|h| super::is_about_the_graph(h.cue));
-    if !about_the_graph && (mentions.iter().any(|m| !m.strong) || unsure == NAMES_ONLY) {
+    if !understanding.about_the_graph && (mentions.iter().any(|m| !m.strong) || unsure == NAMES_ONLY) {
         return None;
     }
     let features = features(&tokens(words, mentions));

@@ -220,7 +220,7 @@ impl Understanding {
 }
 
 /// The note an answer read by the back-off reader carries.
-pub fn resembled_note(kind: &str) -> String {
+pub(crate) fn resembled_note(kind: &str) -> String {
     format!(
         "read by resemblance: no construction of the reader fit the wording, which is closest to a question \
          of the kind `{kind}`; if that is not what you asked, name the relation (imports, importers, cycle, path…)"
@@ -284,8 +284,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
     }
     let mut understanding = conclude(reading, question, &hits, linked, refers_back);
     if backoff::may_read(&understanding)
-        && let Some((kind, parts)) =
-            backoff::read(understanding.unsure.as_deref().unwrap_or_default(), &words, &hits, &mentions)
+        && let Some((kind, parts)) = backoff::read(&understanding, &words, &hits, &mentions)
     {
         understanding.resembled = Some(kind);
         understanding.parts = parts;

@@ -106,7 +106,51 @@ pub enum Outcome {
     NoModule {
         every_edge: bool,
     },
-    Unsure(String),
+    Unsure(Doubt),
+}
+
+/// Why a clause or a question is not answered from the graph: the reason the reader gives, and whether
+/// it is that nothing fit, which the back-off reader may then read (`backoff.rs`), rather than a
+/// reading the rules made and declined on purpose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doubt {
+    pub reason: String,
+    pub nothing_fit: Option<NothingFit>,
+}
+
+/// The ways nothing the rules know fits a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NothingFit {
+    /// Words no construction placed.
+    Unplaced,
+    /// Nothing in it asks about the graph.
+    NoQuestion,
+    /// "If so, which?" after nothing.
+    FollowUpToNothing,
+    /// Several names in roles the rules could not tell apart.
+    RolesUnclear,
+    /// Names, and nothing the rules saw asked about them.
+    NamesOnly,
+}
+
+impl Doubt {
+    /// A reason nothing fit.
+    pub fn nothing_fit(why: NothingFit, reason: impl Into<String>) -> Doubt {
+        Doubt { reason: reason.into(), nothing_fit: Some(why) }
+    }
+}
+
+/// A reading the rules made and declined.
+impl From<String> for Doubt {
+    fn from(reason: String) -> Doubt {
+        Doubt { reason, nothing_fit: None }
+    }
+}
+
+impl From<&str> for Doubt {
+    fn from(reason: &str) -> Doubt {
+        reason.to_string().into()
+    }
 }
 
 /// A clause: a range of the question's words with its cues and mentions.
@@ -352,7 +396,7 @@ impl Clause<'_> {
             return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
         }
         if let Some(reason) = self.limit_of_question() {
-            return Outcome::Unsure(reason);
+            return Outcome::Unsure(reason.into());
         }
         // "For the lazy-loading work, list …": a word of behaviour in the framing says why, not what.
         let behaviour = self.hits.iter().any(|h| h.cue == Cue::Behaviour && h.start >= self.lenient_until);
@@ -360,7 +404,7 @@ impl Clause<'_> {
             return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
         }
         if let Some(head) = self.asks_for_something_else() {
-            return Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold"));
+            return Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold").into());
         }
         // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
         let main_do = self.range().any(|i| {
@@ -376,24 +420,28 @@ impl Clause<'_> {
             return Outcome::Unsure("asks what code does or what it is for".into());
         }
         if unknown.len() > 1 {
-            return Outcome::Unsure(format!("words I could not place: {}", unknown.join(", ")));
+            let reason = format!("words I could not place: {}", unknown.join(", "));
+            return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
         }
         // One plain word left over is tolerated (a typo, an aside), but not a word the relation word
         // hangs on ("a *circle* of imports", "*available* to importers").
         if let Some(word) = unknown.first()
             && self.governs_an_import_word(word)
         {
-            return Outcome::Unsure(format!("a word I could not place next to the relation: {word}"));
+            let reason = format!("a word I could not place next to the relation: {word}");
+            return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
         }
         if let Some(word) = unknown.first()
             && self.uses_an_activity(word)
         {
-            return Outcome::Unsure(format!("asks whether the code does {word}, which is behaviour"));
+            return Outcome::Unsure(format!("asks whether the code does {word}, which is behaviour").into());
         }
         if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
             // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
             if !self.asks() {
-                return Outcome::Unsure(format!("`{}` names nothing in the graph and no relation is asked", m.text));
+                return Outcome::Unsure(
+                    format!("`{}` names nothing in the graph and no relation is asked", m.text).into(),
+                );
             }
             return Outcome::Unknown(m.text.clone());
         }
@@ -406,10 +454,11 @@ impl Clause<'_> {
             Ok(Some(part)) => part,
             // "is X dead code?": with no relation word, a word left over may be the question's predicate.
             Ok(None) if !unknown.is_empty() => {
-                return Outcome::Unsure(format!("no relation, and a word I could not place: {}", unknown[0]));
+                let reason = format!("no relation, and a word I could not place: {}", unknown[0]);
+                return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
             }
             Ok(None) => return self.without_relation(),
-            Err(reason) if reason == NO_MODULE && unknown.is_empty() && self.mentions.is_empty() => {
+            Err(reason) if reason.reason == NO_MODULE && unknown.is_empty() && self.mentions.is_empty() => {
                 return Outcome::NoModule { every_edge: false };
             }
             Err(reason) => return Outcome::Unsure(reason),
@@ -420,7 +469,8 @@ impl Clause<'_> {
         if let Some(word) = unknown.first()
             && self.may_name_the_subject(word, &part)
         {
-            return Outcome::Unsure(format!("a word I could not place that may name what is asked about: {word}"));
+            let reason = format!("a word I could not place that may name what is asked about: {word}");
+            return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
         }
         Outcome::Part(part)
     }
@@ -448,7 +498,7 @@ impl Clause<'_> {
             entities = self.mentions.iter().filter_map(Mention::entity).collect();
         }
         if entities.is_empty() {
-            Outcome::Unsure("no structural question found".into())
+            Outcome::Unsure(Doubt::nothing_fit(NothingFit::NoQuestion, "no structural question found"))
         } else {
             Outcome::EntitiesOnly(entities)
         }
@@ -464,7 +514,7 @@ impl Clause<'_> {
     }
 
     /// The relation, its modules and the modifiers that decide which relation it is.
-    fn relation(&self) -> Result<Option<Part>, String> {
+    fn relation(&self) -> Result<Option<Part>, Doubt> {
         let names = self.names()?;
         let entities = |ms: &[&Mention]| ms.iter().filter_map(|m| m.entity()).collect::<Vec<_>>();
         let edge = self.find(|c| matches!(c, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_)));
@@ -543,7 +593,7 @@ impl Clause<'_> {
 
     /// "Where is X defined?", "find X": the module defining the class or function named; `None` when the
     /// question is not about a definition.
-    fn definition_part(&self, edge: Option<Hit>) -> Option<Result<Option<Part>, String>> {
+    fn definition_part(&self, edge: Option<Hit>) -> Option<Result<Option<Part>, Doubt>> {
         if self.defines_in_a_relative(edge) {
             return None;
         }
@@ -567,7 +617,7 @@ impl Clause<'_> {
             let participle = self.unknown_words().into_iter().find(|w| w.len() > 4 && w.ends_with("ed"));
             return Some(match symbol {
                 Some(_) if let Some(word) = participle => {
-                    Err(format!("asks where something is {word}, not where it is defined"))
+                    Err(format!("asks where something is {word}, not where it is defined").into())
                 }
                 Some(m) => Ok(Some(self.defined_in(m))),
                 None if self.has(Cue::Define) => {
@@ -580,7 +630,7 @@ impl Clause<'_> {
     }
 
     /// A question about import cycles: all of them, the largest, one module's, or whether two are in one.
-    fn cycle_part(&self, names: Vec<&Mention>, within: Option<String>) -> Result<Part, String> {
+    fn cycle_part(&self, names: Vec<&Mention>, within: Option<String>) -> Result<Part, Doubt> {
         // "does a chain from X lead back to X?": one module, named twice.
         let mut ids: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
         ids.dedup();
@@ -610,7 +660,7 @@ impl Clause<'_> {
     }
 
     /// A ranking: the most imported or most depended-on modules, within a package when one is named.
-    fn ranking_part(&self, names: &[&Mention], within: Option<String>, edge: Option<Hit>) -> Result<Part, String> {
+    fn ranking_part(&self, names: &[&Mention], within: Option<String>, edge: Option<Hit>) -> Result<Part, Doubt> {
         let strong_names = names.iter().any(|m| m.strong);
         // "Inside the django package, …", "the most imported in shop": a ranking within a package; any
         // other name is unsure.
@@ -657,7 +707,7 @@ impl Clause<'_> {
     /// the most dependencies?"), not of the imported: the verb right after the module asked about, its
     /// subject, and before "most"; or "has the most dependencies". "Has the most imports" is said both
     /// ways (what it imports, how often it is imported): unsure, never guessed.
-    fn ranks_the_importer(&self, edge: Option<Hit>) -> Result<bool, String> {
+    fn ranks_the_importer(&self, edge: Option<Hit>) -> Result<bool, Doubt> {
         const ASKED: &str = "which what whats what's who the a single module modules file files one ones that";
         const NOUNS: &str = "module modules file files one ones";
         const BETWEEN: &str = "number of direct other internal";
@@ -864,7 +914,7 @@ impl Clause<'_> {
     }
 
     /// Imports, importers, dependents, dependencies, or a path between two modules.
-    fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, String> {
+    fn edge_relation(&self, names: &[&Mention]) -> Result<Option<Part>, Doubt> {
         let Some(primary) = self.primary_relation_word(names) else {
             return Ok(None);
         };
@@ -889,7 +939,7 @@ impl Clause<'_> {
         }
         self.refuse_unclear_relation(primary, names)?;
         if let Some(reason) = self.limit_of_relation(names) {
-            return Err(reason);
+            return Err(reason.into());
         }
         let roles = self.roles(primary, names);
         let from: Vec<&Mention> =
@@ -953,7 +1003,7 @@ impl Clause<'_> {
     }
 
     /// Readings where the relation word does not say one relation between the names: declined.
-    fn refuse_unclear_relation(&self, primary: Hit, names: &[&Mention]) -> Result<(), String> {
+    fn refuse_unclear_relation(&self, primary: Hit, names: &[&Mention]) -> Result<(), Doubt> {
         // "which modules must come with it (directly or indirectly imported)?": a name governed by a
         // preposition cannot be the subject of a passive, and without "by" nothing says whose imports
         // the participle means.
@@ -1019,7 +1069,7 @@ impl Clause<'_> {
 
     /// One module importing and one imported: whether one reaches the other, or (the same module in
     /// both roles) its cycle.
-    fn pair_part(&self, from: &Mention, to: &Mention, family: Family, asks_how: bool) -> Result<Part, String> {
+    fn pair_part(&self, from: &Mention, to: &Mention, family: Family, asks_how: bool) -> Result<Part, Doubt> {
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
         // "modules that depend on X and that X depends on": X's import cycle.
         if from.entity().map(|e| e.id) == to.entity().map(|e| e.id) {
@@ -1047,7 +1097,7 @@ impl Clause<'_> {
         family: Family,
         from: Vec<&Mention>,
         to: Vec<&Mention>,
-    ) -> Result<Part, String> {
+    ) -> Result<Part, Doubt> {
         let direct = self.has(Cue::Direct) && !self.has(Cue::Transitive);
         let everything = self.has_word(&["all", "every", "everything", "entire", "whole", "full", "complete"]);
         // "…and what those import, and so on", "X's import tree", "which modules does X reach": past one
@@ -1084,7 +1134,10 @@ impl Clause<'_> {
         let coordinated = self.coordinated(&ms);
         self.saw(Construction::Coordinated, coordinated && ms.len() > 1);
         if !coordinated {
-            return Err("names several modules in roles I could not tell apart".into());
+            return Err(Doubt::nothing_fit(
+                NothingFit::RolesUnclear,
+                "names several modules in roles I could not tell apart",
+            ));
         }
         let entity = |m: &Mention| m.entity().ok_or_else(|| format!("`{}` names no module", m.text));
         let mut part = Part::new(relation);
@@ -1133,7 +1186,7 @@ impl Clause<'_> {
     }
 
     /// Runtime, tests, counts and yes/no: each either applied or a reason not to answer.
-    fn modifiers(&self, part: &mut Part) -> Result<(), String> {
+    fn modifiers(&self, part: &mut Part) -> Result<(), Doubt> {
         let type_checking = self.has(Cue::TypeChecking);
         part.runtime = self.has(Cue::Runtime)
             || (type_checking && (self.has(Cue::Exclude) || self.has(Cue::Negation) || self.has(Cue::NonTest)));

@@ -80,7 +80,7 @@ pub enum Construction {
     Hops,
     /// "Where was X defined before?", "when was X first imported?": another time; declined.
     AnotherTime,
-    /// "Should X import Y?": what should be; declined.
+    /// "Should X import Y?", "which modules ought to import X?": what should be; declined.
     Advice,
     /// "If X imported Y, would there be a cycle?": a supposed import; declined.
     Supposed,
@@ -105,14 +105,33 @@ pub enum Construction {
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
     /// one before it.
     Restatement,
+    /// The rules read the question, and the back-off reader's model is sure it asks another relation
+    /// or names the importer the other way round (`agree.rs`): declined.
+    Disputed,
     /// No construction fits, and the wording resembles a kind of structural question closely enough
     /// for the back-off reader (`backoff.rs`) to answer it.
     Resembled,
 }
 
+/// What a construction does to the reading of a question it is seen in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// It helps read the question.
+    Reads,
+    /// It reads a relation other than the words alone suggest ("what depends on the file which
+    /// *defines* X?" asks for dependents): the back-off reader's model, which reads words, is expected
+    /// to disagree, and does not dispute the reading (`agree.rs`).
+    Rereads,
+    /// A question it is seen in is declined on purpose when the rules are unsure of it: the back-off
+    /// reader (`backoff.rs`) never answers what the rules chose not to.
+    Declines,
+}
+
 /// A construction with what it means and the examples that test it.
 pub struct Declared {
     pub construction: Construction,
+    /// What it does to a reading.
+    pub effect: Effect,
     /// Each example and how it reads over the test bundle of `tests` (see `reading` there).
     pub examples: &'static [(&'static str, &'static str)],
 }
@@ -121,6 +140,7 @@ pub struct Declared {
 pub const DECLARED: &[Declared] = &[
     Declared {
         construction: Construction::YesNo,
+        effect: Effect::Reads,
         examples: &[
             ("does shop.cart import shop.pricing?", "reach shop/cart.py shop/pricing.py yes-no"),
             ("Can you check whether shop.api imports shop.models?", "reach shop/api.py shop/models.py yes-no"),
@@ -128,6 +148,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::EllipticalYesNo,
+        effect: Effect::Reads,
         examples: &[
             ("anything importing shop.pricing?", "importers shop/pricing.py yes-no"),
             ("shop.models imported at all?", "importers shop/models.py yes-no"),
@@ -135,6 +156,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::TagQuestion,
+        effect: Effect::Reads,
         examples: &[
             ("shop.cart imports shop.pricing, right?", "reach shop/cart.py shop/pricing.py yes-no"),
             ("shop.api doesn't import shop.cart, correct?", "reach shop/api.py shop/cart.py yes-no"),
@@ -142,6 +164,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::InAManner,
+        effect: Effect::Declines,
         examples: &[
             ("does shop.cart load shop.pricing in a lazy way?", "unsure"),
             ("Is shop.models imported in a thread-safe manner?", "unsure"),
@@ -149,6 +172,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::AsksForSomethingElse,
+        effect: Effect::Declines,
         examples: &[
             ("which database does shop.models import?", "unsure"),
             ("what arguments does shop.api take from shop.cart?", "unsure"),
@@ -156,6 +180,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::WhatCodeDoes,
+        effect: Effect::Declines,
         examples: &[
             ("What does shop.cart do with shop.pricing?", "unsure"),
             ("What does shop.api use shop.models for?", "unsure"),
@@ -163,6 +188,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::PackageScope,
+        effect: Effect::Declines,
         examples: &[
             ("which modules in shop.payments import shop.models?", "importers shop/models.py within shop/payments/"),
             (
@@ -173,6 +199,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::WholeProject,
+        effect: Effect::Reads,
         examples: &[
             ("Are there import cycles in shop?", "cycles yes-no"),
             ("what is the most imported module in shop?", "most-imported top 1"),
@@ -180,6 +207,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::EveryEdge,
+        effect: Effect::Declines,
         examples: &[
             ("What imports what in shop?", "no-module"),
             ("which modules import which, inside the shop package?", "no-module"),
@@ -187,6 +215,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::CycleTogether,
+        effect: Effect::Reads,
         examples: &[
             ("Are shop.cart and shop.pricing in a cycle together?", "same-cycle shop/cart.py shop/pricing.py yes-no"),
             ("is there a cycle between shop.api and shop.models", "same-cycle shop/api.py shop/models.py yes-no"),
@@ -194,6 +223,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::OnlyOutside,
+        effect: Effect::Declines,
         examples: &[
             ("which modules only import the standard library?", "leaves"),
             ("list the modules that only import third-party packages", "leaves"),
@@ -201,6 +231,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::ExcludesAModule,
+        effect: Effect::Declines,
         examples: &[
             ("Leaving out tests and shop.api, what imports shop.models?", "unsure"),
             ("Ignoring tests or shop.cart, which modules depend on shop.pricing?", "unsure"),
@@ -208,6 +239,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Negated,
+        effect: Effect::Declines,
         examples: &[
             ("which modules don't import anything?", "leaves"),
             ("which modules are not imported by any module?", "roots"),
@@ -216,6 +248,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Reflexive,
+        effect: Effect::Rereads,
         examples: &[
             ("does shop.cart import itself?", "cycle-of shop/cart.py yes-no"),
             ("Does shop.api depend on itself?", "cycle-of shop/api.py yes-no"),
@@ -223,6 +256,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::PersonImports,
+        effect: Effect::Rereads,
         examples: &[
             ("What can be imported from the module shop.pricing?", "exports shop/pricing.py"),
             ("what can I import from shop.cart?", "exports shop/cart.py"),
@@ -232,6 +266,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Coordinated,
+        effect: Effect::Reads,
         examples: &[
             ("what imports shop.cart and shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
             ("what depends on shop.api or shop.models?", "dependents shop/api.py | dependents shop/models.py"),
@@ -243,6 +278,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::BothDirections,
+        effect: Effect::Declines,
         examples: &[
             ("which modules import and are imported by shop.cart?", "unsure"),
             ("modules that both import shop.cart and are imported by it", "unsure"),
@@ -250,6 +286,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::PassiveWithoutAgent,
+        effect: Effect::Declines,
         examples: &[
             ("which modules must come with shop.cart (directly or indirectly imported)?", "unsure"),
             ("what goes into shop.models (imported indirectly)?", "unsure"),
@@ -257,6 +294,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NounOf,
+        effect: Effect::Reads,
         examples: &[
             ("users of shop.pricing via import", "importers shop/pricing.py"),
             ("the importers of shop.models via imports", "importers shop/models.py"),
@@ -264,6 +302,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::GerundSubject,
+        effect: Effect::Reads,
         examples: &[
             ("does importing shop.api pull in shop.models?", "reach shop/api.py shop/models.py yes-no"),
             (
@@ -274,6 +313,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::FollowUp,
+        effect: Effect::Reads,
         examples: &[
             ("does anything import shop.pricing, and if so, which modules?", "importers shop/pricing.py yes-no"),
             ("Is shop.models imported? If yes, by which ones?", "importers shop/models.py yes-no"),
@@ -281,6 +321,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::SameForOthers,
+        effect: Effect::Reads,
         examples: &[
             ("What imports shop.cart? And shop.pricing?", "importers shop/cart.py | importers shop/pricing.py"),
             ("what does shop.api import; what about shop.models?", "imports shop/api.py | imports shop/models.py"),
@@ -288,6 +329,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NamesAfter,
+        effect: Effect::Reads,
         examples: &[
             (
                 "What are the direct importers of each one: shop.cart, shop.pricing?",
@@ -301,6 +343,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::ComparesANumber,
+        effect: Effect::Declines,
         examples: &[
             ("Is shop.models imported by more than two modules?", "unsure"),
             ("does shop.api import fewer than 3 modules", "unsure"),
@@ -309,6 +352,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::OnlyWho,
+        effect: Effect::Declines,
         examples: &[
             ("Is shop.cart only imported by shop.api?", "unsure"),
             ("which modules only import shop.pricing?", "unsure"),
@@ -316,6 +360,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NamesFromAModule,
+        effect: Effect::Declines,
         examples: &[
             ("What does shop.cart import from shop.pricing?", "unsure"),
             ("which classes does shop.api import from shop.models", "unsure"),
@@ -323,6 +368,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NestedRelative,
+        effect: Effect::Declines,
         examples: &[
             ("What does the module that shop.api imports import?", "unsure"),
             ("list the importers of the modules which shop.api imports", "unsure"),
@@ -330,6 +376,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NeitherWay,
+        effect: Effect::Declines,
         examples: &[
             ("How many modules import nothing and are imported by nothing?", "unsure"),
             ("modules that are not imported by any module and import nothing", "unsure"),
@@ -337,6 +384,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::DefinesInARelative,
+        effect: Effect::Rereads,
         examples: &[
             ("What imports the module that defines Cart?", "importers shop/cart.py"),
             ("which modules depend on the file which defines PriceRule?", "dependents shop/pricing.py"),
@@ -344,6 +392,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::NegatedCycle,
+        effect: Effect::Declines,
         examples: &[
             ("Is there a cycle that does not include shop.cart?", "unsure"),
             ("which cycles don't contain shop.models?", "unsure"),
@@ -351,6 +400,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Common,
+        effect: Effect::Declines,
         examples: &[
             ("Which modules import both shop.cart and shop.pricing?", "unsure"),
             ("what do shop.api and shop.cart both import", "unsure"),
@@ -358,6 +408,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Hops,
+        effect: Effect::Declines,
         examples: &[
             ("Does shop.api reach shop.models in two hops?", "unsure"),
             ("which modules depend on shop.cart within 3 steps?", "unsure"),
@@ -365,6 +416,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::AnotherTime,
+        effect: Effect::Declines,
         examples: &[
             ("Where was Cart defined before?", "unsure"),
             ("When was shop.cart first imported by shop.api?", "unsure"),
@@ -373,13 +425,17 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Advice,
+        effect: Effect::Declines,
         examples: &[
             ("Should shop.api import shop.cart?", "unsure"),
             ("must shop.models depend on shop.pricing", "unsure"),
+            ("Which modules ought to import shop.models?", "unsure"),
+            ("Should anything depend on shop.pricing, and what does now?", "unsure"),
         ],
     },
     Declared {
         construction: Construction::Supposed,
+        effect: Effect::Declines,
         examples: &[
             ("If shop.models imported shop.api, would there be a cycle?", "unsure"),
             ("if shop.pricing started importing shop.api, what would break?", "unsure"),
@@ -387,6 +443,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::ResultsReferredTo,
+        effect: Effect::Declines,
         examples: &[
             ("Which modules does shop.api import? Are they in a cycle?", "unsure"),
             ("Which modules import shop.cart, and for each, what imports them?", "unsure"),
@@ -394,6 +451,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Pronoun,
+        effect: Effect::Reads,
         examples: &[
             ("shop.pricing looks unused. What imports it?", "importers shop/pricing.py"),
             ("I'm moving shop.models. Is it in a cycle?", "cycle-of shop/models.py yes-no"),
@@ -401,6 +459,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Scene,
+        effect: Effect::Reads,
         examples: &[
             ("We are splitting shop.cart into two files. Which modules import it?", "importers shop/cart.py"),
             ("I'm reviewing shop.api. What does it import?", "imports shop/api.py"),
@@ -408,6 +467,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::CycleSaidBefore,
+        effect: Effect::Reads,
         examples: &[
             ("We are trying to kill circular imports. Is shop.cart in one?", "cycle-of shop/cart.py yes-no"),
             ("There is an import cycle around shop.api. Which modules are in it?", "cycle-of shop/api.py"),
@@ -415,6 +475,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::ChainAsStated,
+        effect: Effect::Reads,
         examples: &[
             (
                 "We see shop.models loaded whenever shop.api is imported. Which chain of imports does that?",
@@ -428,6 +489,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Condition,
+        effect: Effect::Reads,
         examples: &[
             ("when shop.cart is imported, which modules get loaded, indirectly too?", "dependencies shop/cart.py"),
             ("is shop.models loaded whenever shop.api is imported?", "reach shop/api.py shop/models.py yes-no"),
@@ -435,6 +497,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::PointsAtChange,
+        effect: Effect::Declines,
         examples: &[
             ("which tests should I re-run for my changes?", "change tests"),
             ("does this pull request add an import cycle?", "change cycles yes-no"),
@@ -442,6 +505,7 @@ pub const DECLARED: &[Declared] = &[
     },
     Declared {
         construction: Construction::Restatement,
+        effect: Effect::Reads,
         examples: &[
             (
                 "How widely used is shop.cart? Specifically, how many modules import it directly?",
@@ -451,7 +515,17 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::Disputed,
+        effect: Effect::Declines,
+        examples: &[
+            // The rules read both as the imports of each.
+            ("shop.cart and shop.models, tell me for each who imports it", "unsure"),
+            ("shop.cart and shop.pricing: for each, who imports it?", "unsure"),
+        ],
+    },
+    Declared {
         construction: Construction::Resembled,
+        effect: Effect::Reads,
         examples: &[
             ("Which modules form a ring of imports with shop.cart?", "cycle-of shop/cart.py"),
             (
@@ -465,6 +539,13 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
 ];
+
+impl Construction {
+    /// What it does to a reading.
+    pub fn effect(self) -> Effect {
+        DECLARED[self as usize].effect
+    }
+}
 
 /// Every construction is declared once, in order, with at least two examples: checked as the crate
 /// builds, so a construction added without examples is a build error.

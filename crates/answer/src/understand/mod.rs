@@ -5,6 +5,7 @@
 //! (`clause`). A question is answered from the graph only when every part of it was understood;
 //! otherwise [`Understanding::unsure`] says what was not, and the question goes to retrieval.
 
+mod agree;
 mod backoff;
 pub mod change;
 mod clause;
@@ -17,7 +18,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use strata_core::graph_view::Measure;
 
-use self::clause::{Mention, Outcome};
+use self::clause::{Doubt, Mention, NothingFit, Outcome};
 use self::constructions::Construction;
 use self::lexicon::{Cue, Hit};
 use self::words::Word;
@@ -175,6 +176,10 @@ pub struct Understanding {
     /// Why it is not answered from the graph alone, when it is not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unsure: Option<String>,
+    /// Whether it is unsure because nothing the rules know fit, and how: the back-off reader may read
+    /// such a question, never one the rules read and declined.
+    #[serde(skip)]
+    pub(crate) nothing_fit: Option<NothingFit>,
     /// Every module the question names, understood or not: retrieval adds their graph facts.
     pub linked: Vec<Entity>,
     /// A name written as code in a structural question that names nothing in the index.
@@ -227,8 +232,35 @@ pub(crate) fn resembled_note(kind: &str) -> String {
     )
 }
 
-/// Reads `question` against the modules and symbols `linker` knows.
+/// Reads `question` against the modules and symbols `linker` knows: the rules' reading, disputed by
+/// the back-off reader's model when it is sure of another (`agree.rs`), or, when nothing the rules
+/// know fits, the model's reading when it is sure of one (`backoff.rs`).
 pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
+    let (mut understanding, words, hits, mentions) = read_by_rules(question, linker);
+    // Two readers that disagree: the rules' exact answer would answer the wrong question.
+    if understanding.complete
+        && let Some(reason) = agree::dispute(&understanding, &words, &mentions)
+    {
+        understanding.complete = false;
+        understanding.parts.clear();
+        understanding.unsure = Some(reason);
+        understanding.constructions.insert(Construction::Disputed);
+    }
+    if backoff::may_read(&understanding)
+        && let Some((kind, parts)) = backoff::read(&understanding, &words, &hits, &mentions)
+    {
+        understanding.resembled = Some(kind);
+        understanding.parts = parts;
+        understanding.complete = true;
+        understanding.unsure = None;
+        understanding.nothing_fit = None;
+        understanding.constructions.insert(Construction::Resembled);
+    }
+    understanding
+}
+
+/// The rules' reading of `question`, with the words, cues and names it was read from.
+fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, Vec<Word>, Vec<Hit>, Vec<Mention>) {
     let words = words::words(question);
     let hits = noun_or_verb(&words, lexicon::cues(&words));
     let mentions = mentions(&words, &hits, linker);
@@ -246,7 +278,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         // "If X imported Y, would there be a cycle?": about an import that may not be there.
         if clause.supposes_an_import() {
             reading.constructions.extend(clause.constructions());
-            reading.unsure = reading.unsure.or(Some("supposes an import, and asks what it would do".to_string()));
+            reading.unsure = reading.unsure.or(Some("supposes an import, and asks what it would do".into()));
             continue;
         }
         if has_question && !asked_yet && clause.is_context() && clauses_len > 1 {
@@ -269,7 +301,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         if reading.refers_to_results(&clause) {
             reading.constructions.insert(Construction::ResultsReferredTo);
             let reason = "refers to the modules an earlier part answers with, which I do not chain";
-            reading.unsure = reading.unsure.or(Some(reason.to_string()));
+            reading.unsure = reading.unsure.or(Some(reason.into()));
             continue;
         }
         reading.resolve_references(&mut clause);
@@ -282,17 +314,8 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
         reading.constructions.extend(clause.constructions());
         reading.take_in(outcome, &clause, restates);
     }
-    let mut understanding = conclude(reading, question, &hits, linked, refers_back);
-    if backoff::may_read(&understanding)
-        && let Some((kind, parts)) = backoff::read(&understanding, &words, &hits, &mentions)
-    {
-        understanding.resembled = Some(kind);
-        understanding.parts = parts;
-        understanding.complete = true;
-        understanding.unsure = None;
-        understanding.constructions.insert(Construction::Resembled);
-    }
-    understanding
+    let understanding = conclude(reading, question, &hits, linked, refers_back);
+    (understanding, words, hits, mentions)
 }
 
 /// The understanding once every clause is read: sure or not, with its parts merged.
@@ -310,10 +333,10 @@ fn conclude(
         constructions.insert(Construction::PointsAtChange);
     }
     if !pending_entities.is_empty() && unsure.is_none() {
-        unsure = Some("names modules without asking anything about them".to_string());
+        unsure = Some(Doubt::nothing_fit(NothingFit::NamesOnly, "names modules without asking anything about them"));
     }
     if parts.is_empty() && unsure.is_none() {
-        unsure = Some("no structural question found".to_string());
+        unsure = Some(Doubt::nothing_fit(NothingFit::NoQuestion, "no structural question found"));
     }
     let parts = if unsure.is_some() { Vec::new() } else { merge(parts) };
     let about_the_graph = hits.iter().any(|h| is_about_the_graph(h.cue));
@@ -322,7 +345,8 @@ fn conclude(
         // A package named only as where to look ("what imports what in shop?") names no module.
         names_no_module: no_module && parts.is_empty() && refers_back.is_none() && (linked.is_empty() || every_edge),
         parts,
-        unsure,
+        nothing_fit: unsure.as_ref().and_then(|d| d.nothing_fit),
+        unsure: unsure.map(|d| d.reason),
         linked,
         unknown,
         about_the_graph,
@@ -355,7 +379,7 @@ fn is_about_the_graph(cue: Cue) -> bool {
 /// The reading before one clause: how many parts, and the doubts.
 struct Snapshot {
     parts: usize,
-    unsure: Option<String>,
+    unsure: Option<Doubt>,
     unknown: Option<String>,
 }
 
@@ -365,7 +389,7 @@ struct Snapshot {
 struct Reading {
     parts: Vec<Part>,
     pending_entities: Vec<Mention>,
-    unsure: Option<String>,
+    unsure: Option<Doubt>,
     unknown: Option<String>,
     previous_mentions: Vec<Mention>,
     /// What the last statement skipped as context says when read as a question (only when every
@@ -544,7 +568,10 @@ impl Reading {
                 }
                 self.parts.push(part);
             }
-            None => self.unsure = self.unsure.take().or(Some("a follow-up to nothing".to_string())),
+            None => {
+                let doubt = Doubt::nothing_fit(NothingFit::FollowUpToNothing, "a follow-up to nothing");
+                self.unsure = self.unsure.take().or(Some(doubt));
+            }
         }
     }
 
@@ -579,14 +606,14 @@ impl Reading {
                 _ => self.pending_entities = clause.mentions.clone(),
             },
             Outcome::Unknown(name) => {
-                self.unsure =
-                    self.unsure.take().or(Some(format!("`{name}` names no module, file or symbol of the index")));
+                let reason = format!("`{name}` names no module, file or symbol of the index");
+                self.unsure = self.unsure.take().or(Some(reason.into()));
                 self.unknown = self.unknown.take().or(Some(name));
             }
             Outcome::NoModule { every_edge } => {
                 self.no_module = true;
                 self.every_edge |= every_edge;
-                self.unsure = self.unsure.take().or(Some(clause::NO_MODULE.to_string()));
+                self.unsure = self.unsure.take().or(Some(clause::NO_MODULE.into()));
             }
             Outcome::Unsure(reason) => {
                 // A clause that restates this one may say "it" for the names it gave.

@@ -984,3 +984,13 @@ fn a_question_the_back_off_reads_says_which_kind_it_resembled() {
         assert!(!read.complete() && read.resembled.is_none(), "{question}: {:?}", read.parts);
     }
 }
+
+#[test]
+fn should_asks_what_should_be_only_of_a_relation() {
+    // A modal of what should be before a verb of the graph: advice, declined.
+    assert!(!parse("Which modules ought to import shop.models?").complete());
+    assert!(!parse("should anything depend on shop.pricing?").complete());
+    // A person's "should" is about what to do: what a change affects.
+    assert_eq!(part("what should I retest if shop.pricing changes?").relation, Relation::Dependents);
+    assert_eq!(part("which modules should we expect to break if shop.models changes?").relation, Relation::Dependents);
+}

@@ -103,11 +103,25 @@ impl Clause<'_> {
             return Some("asks about another time than the commit indexed".into());
         }
         let advice = matches!(self.lower(first), "should" | "shall" | "must" | "ought")
-            && self.mentions.iter().any(|m| m.index == first + 1);
+            && self.mentions.iter().any(|m| m.index == first + 1)
+            || self.range().any(|i| self.modal_of_what_should_be(i));
         if self.saw(Construction::Advice, advice) {
             return Some("asks what should be, which the graph does not say".into());
         }
         None
+    }
+
+    /// "which modules *ought to* import X?", "*should* anything depend on X?": a modal of what should be
+    /// before a verb of the graph, a few words on, with no person between ("what should *I* retest if X
+    /// changes?" asks what a change affects).
+    fn modal_of_what_should_be(&self, i: usize) -> bool {
+        const PEOPLE: &[&str] = &["i", "we", "you"];
+        matches!(self.lower(i), "should" | "shall" | "ought")
+            && self
+                .hits
+                .iter()
+                .filter(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)))
+                .any(|h| h.start > i && h.start <= i + 4 && (i + 1..h.start).all(|j| !PEOPLE.contains(&self.lower(j))))
     }
 
     /// "If X imported Y, …": a condition that states an import between two named modules, which the

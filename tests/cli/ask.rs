@@ -62,6 +62,17 @@ fn a_question_read_by_resemblance_says_so() {
 }
 
 #[test]
+fn a_reading_the_model_disputes_goes_to_retrieval_and_says_so() {
+    // The rules read "for each who imports it" as the imports of each; the back-off's model is all but
+    // sure it asks for the importers of each.
+    let answer = ask("shop.cart and shop.models, tell me for each who imports it");
+    assert_ne!(answer["mode"], "structural", "{answer:#}");
+    let unsure = answer["understood"]["unsure"].as_str().unwrap();
+    assert!(unsure.starts_with("read as a question of the kind `imports_of`"), "{answer:#}");
+    assert!(answer["notes"].to_string().contains("two readings of the question disagree"), "{answer:#}");
+}
+
+#[test]
 fn importers_of_a_module_by_dotted_name() {
     let answer = ask("Which modules import shop.cart?");
     assert_eq!(answer["mode"], "structural");

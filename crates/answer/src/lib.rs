@@ -288,7 +288,8 @@ impl Answerer<'_> {
         // A name the graph does not know may still be in the code (a variable, an imported class), or
         // the question may name other things that are there: then retrieval answers and weighs it. A
         // name no code holds, when it is all the question names, is declined with suggestions.
-        let mut notes = Vec::new();
+        // Two readings that disagree say so: an exact answer is one name of the relation away.
+        let mut notes: Vec<String> = understood.disputed().map(understand::disputed_note).into_iter().collect();
         if let Some(name) = &understood.unknown {
             let in_code = self.search.get().await.is_ok_and(|search| mentioned_in_code(search, name));
             if in_code {

@@ -222,6 +222,19 @@ impl Understanding {
     pub fn complete(&self) -> bool {
         self.complete
     }
+
+    /// Why the rules' reading was disputed (`agree.rs`), when it was.
+    pub(crate) fn disputed(&self) -> Option<&str> {
+        self.constructions.contains(&Construction::Disputed).then_some(self.unsure.as_deref()).flatten()
+    }
+}
+
+/// The note an answer carries when the rules' reading was disputed and retrieval answered instead.
+pub(crate) fn disputed_note(reason: &str) -> String {
+    format!(
+        "not answered from the import graph: two readings of the question disagree ({reason}); name the relation \
+         (imports, importers, cycle, path…) for an exact answer"
+    )
 }
 
 /// The note an answer read by the back-off reader carries.

@@ -63,9 +63,9 @@ fn a_question_read_by_resemblance_says_so() {
 
 #[test]
 fn a_reading_the_model_disputes_goes_to_retrieval_and_says_so() {
-    // The rules read "for each who imports it" as the imports of each; the back-off's model is all but
-    // sure it asks for the importers of each.
-    let answer = ask("shop.cart and shop.models, tell me for each who imports it");
+    // The rules read "dependency closure" as the direct imports; the back-off's model is all but sure
+    // it asks for every dependency.
+    let answer = ask("shop.pricing dependency closure please");
     assert_ne!(answer["mode"], "structural", "{answer:#}");
     let unsure = answer["understood"]["unsure"].as_str().unwrap();
     assert!(unsure.starts_with("read as a question of the kind `imports_of`"), "{answer:#}");

@@ -518,9 +518,9 @@ pub const DECLARED: &[Declared] = &[
         construction: Construction::Disputed,
         effect: Effect::Declines,
         examples: &[
-            // The rules read both as the imports of each.
-            ("shop.cart and shop.models, tell me for each who imports it", "unsure"),
-            ("shop.cart and shop.pricing: for each, who imports it?", "unsure"),
+            // The rules read both as the direct imports.
+            ("shop.pricing dependency closure please", "unsure"),
+            ("shop.models dependency closure pls", "unsure"),
         ],
     },
     Declared {

@@ -55,7 +55,8 @@ pub struct Features {
     /// 1 when the question asks about the project's people, plans, numbers or operations (declined by
     /// rule; the model is not fitted on these).
     pub beyond_code: f64,
-    /// 1 when a word the question writes as a name (`Kafka`, `JWT`, `WebSocket`) is held by no module.
+    /// 1 when a word the question writes as a name (`Kafka`, `JWT`, `WebSocket`) is held by no module of
+    /// the context (the best five).
     pub unseen_name: f64,
     /// ln(1 + the number of topic terms). A topic of two or three words is covered by some module
     /// by chance far more often than one of ten, so the coverage features mean less on a short
@@ -177,7 +178,10 @@ pub fn evidence(question: &str, retrieval: &Retrieval, ranking: &RankingSettings
         .map_or(0.0, |&i| f64::from(strata_search::rank::bm25f(query, &query.candidates[i], ranking)) * known_share);
     let names_known = !retrieval.names.is_empty() && retrieval.unknown_names.is_empty();
     let written_as_names = name_terms(question);
-    let unseen_name = terms.iter().any(|t| t.modules == 0 && written_as_names.contains(&t.word));
+    // Held by no module of the context, not only by no module at all: a name held by a module or two
+    // that the ranking does not put in the best five (`ldap` in one of conan's modules, `matlab` in
+    // two of sympy's) is there by chance more often than because the question is about them.
+    let unseen_name = terms.iter().any(|t| !t.in_context && written_as_names.contains(&t.word));
     let features = Features {
         unseen,
         coverage_top: held_by(&top[..top.len().min(1)]),

@@ -408,8 +408,8 @@ impl Answerer<'_> {
         // A question about the import graph that names modules of the index, not read completely
         // ("what is `django.urls.conf` exposing publicly?"): the named modules' graph facts answer
         // much of it whatever the words found, so weak word evidence does not decline it. Unless it
-        // also names something no module holds ("the TOTP step in `django.contrib.auth`"): the graph
-        // facts of the module do not answer for that.
+        // also names something no module of the context holds ("the TOTP step in
+        // `django.contrib.auth`"): the graph facts of the module do not answer for that.
         let names_a_module = understood.linked.iter().any(|entity| {
             strata_core::text::is_code(&entity.mention)
                 && self.bundle.nodes.contains_key(&entity.id)

@@ -30,7 +30,7 @@ pub(super) fn scope_words(scope: &Scope) -> String {
     }
     match scope.filter.tests {
         Tests::Excluded => words.push("not counting test modules".to_string()),
-        Tests::Only => words.push("test modules only".to_string()),
+        Tests::Only => words.push("counting only test modules".to_string()),
         Tests::Included => {}
     }
     if let Some(folder) = &scope.filter.within {

@@ -9,11 +9,12 @@
 //! the two seldom disagree; what matters is a frame neither has seen. The threshold was chosen with
 //! each development half left out of the model's training in turn (`tests::leave_one_half_out`).
 
+use super::Understanding;
 use super::backoff;
 use super::clause::Mention;
 use super::constructions::Effect;
+use super::kinds::Kind;
 use super::words::Word;
-use super::{Part, Relation, Understanding};
 
 /// How sure the model must be to dispute a reading: chosen with each development half left out of
 /// the model's training in turn (`tests::leave_one_half_out`). Of 2,232 readings of a kind the rules
@@ -29,87 +30,19 @@ pub(super) fn dispute(understanding: &Understanding, words: &[Word], mentions: &
 }
 
 /// The dispute, given the model's guess of the kind and how sure it is.
-fn disputes(understanding: &Understanding, guess: Option<(String, f64)>) -> Option<String> {
+fn disputes(understanding: &Understanding, guess: Option<(Kind, f64)>) -> Option<String> {
     if understanding.constructions.iter().any(|c| c.effect() == Effect::Rereads) {
         return None;
     }
-    let read = kind_of(&understanding.parts)?;
+    let read = Kind::of(&understanding.parts)?;
     let (guess, sure) = guess?;
-    (sure >= SURE && relation_of(&guess) != relation_of(read)).then(|| {
-        format!("read as a question of the kind `{read}`, but the wording is much closer to one of the kind `{guess}`")
+    (sure >= SURE && guess.asks() != read.asks()).then(|| {
+        format!(
+            "read as a question of the kind `{}`, but the wording is much closer to one of the kind `{}`",
+            read.name(),
+            guess.name()
+        )
     })
-}
-
-/// The kind of structural question a reading of the rules answers, in the model's terms, when it is
-/// one the model knows: a part of one relation in a form a kind has (a list, a number, a yes or no,
-/// runtime only where a kind is), with no folder to look in and no test filter but the one the kinds
-/// know. A reading of no kind (a runtime ranking, only tests) is one the model cannot judge.
-fn kind_of(parts: &[Part]) -> Option<&'static str> {
-    let [part] = parts else {
-        // "What imports A and B?": the importers of each, the model's `importers_each`. It has no kind
-        // for another relation asked of each module ("what do A and B import?").
-        let each = parts.len() > 1
-            && parts.iter().all(|p| {
-                p.relation == Relation::Importers
-                    && p.modules.len() == 1
-                    && plain(p)
-                    && !(p.count || p.yes_no || p.runtime)
-            });
-        return each.then_some("importers_each");
-    };
-    // A ranking without tests is a kind of its own; a folder or another filter of tests is no kind.
-    let ranking_without_tests = part.relation == Relation::MostImported && part.within.is_none() && !part.only_tests;
-    if !plain(part) && !ranking_without_tests {
-        return None;
-    }
-    // Only the forms the kinds have: a runtime ranking or a count of dependencies is no kind.
-    let kind = match (part.relation, part.count, part.yes_no, part.runtime) {
-        (Relation::Imports, false, false, false) => "imports_of",
-        (Relation::Imports, true, false, false) => "count_imports",
-        (Relation::Importers, false, false, false) => "importers_of",
-        (Relation::Importers, false, false, true) => "importers_of_runtime",
-        (Relation::Importers, true, false, false) => "count_importers",
-        (Relation::Importers, false, true, false) => "yn_then_list",
-        (Relation::Dependents, false, false, false) => "dependents",
-        (Relation::Dependents, false, false, true) => "dependents_runtime",
-        (Relation::Dependents, true, false, false) => "count_dependents",
-        (Relation::Dependencies, false, false, false) => "dependencies",
-        (Relation::Reach, false, false, false) => "path",
-        (Relation::Reach, false, true, false) if part.transitive => "depends_on_yn",
-        (Relation::Reach, false, true, false) => "imports_directly_yn",
-        (Relation::CycleOf, false, true, false) => "in_cycle_yn",
-        (Relation::CycleOf, false, false, false) => "cycle_members",
-        (Relation::Cycles, true, false, false) => "count_cycles",
-        (Relation::LargestCycle, false, false, false) => "largest_cycle",
-        (Relation::MostImported, false, false, false) if part.without_tests => "most_imported_no_tests",
-        (Relation::MostImported, false, false, false) if part.top == Some(1) => "most_imported",
-        (Relation::MostImported, false, false, false) => "most_imported_topk",
-        (Relation::Leaves, false, false, false) => "leaves",
-        (Relation::DefinedIn, false, false, false) => "defined_in",
-        (Relation::Exports, false, false, false) => "exports",
-        _ => return None,
-    };
-    Some(kind)
-}
-
-/// No folder to look in and no filter of tests.
-fn plain(part: &Part) -> bool {
-    part.within.is_none() && !part.without_tests && !part.only_tests
-}
-
-/// What a kind asks in the terms where a wrong reading matters: the relation. Kinds of one relation
-/// differ in form (a list, a number, a yes or no first), which the answer shows either way.
-fn relation_of(kind: &str) -> &str {
-    match kind {
-        "imports_of" | "count_imports" => "imports",
-        "importers_of" | "importers_of_runtime" | "count_importers" | "yn_then_list" | "importers_each" => "importers",
-        "dependents" | "dependents_runtime" | "count_dependents" => "dependents",
-        "depends_on_yn" | "imports_directly_yn" | "path" => "reach",
-        "in_cycle_yn" | "cycle_members" => "cycle",
-        "count_cycles" | "largest_cycle" => "cycles",
-        "most_imported" | "most_imported_topk" | "most_imported_no_tests" => "ranking",
-        other => other,
-    }
 }
 
 #[cfg(test)]
@@ -152,20 +85,22 @@ mod tests {
                 if !understood.complete() || understood.resembled.is_some() {
                     continue;
                 }
-                let Some(read) = kind_of(&understood.parts) else {
+                let Some(read) = Kind::of(&understood.parts) else {
                     other += 1;
                     continue;
                 };
-                let is_right = relation_of(read) == relation_of(&kind);
+                let is_right = Some(read.asks()) == Kind::named(&kind).map(Kind::asks);
                 if is_right {
                     right += 1
                 } else {
                     wrong += 1
                 }
-                let guess = model.best(&backoff::template_features(&template));
+                let guess = model
+                    .best(&backoff::template_features(&template))
+                    .and_then(|(k, sure)| Some((Kind::named(&k)?, sure)));
                 for (i, threshold) in thresholds.iter().enumerate() {
                     // `disputes` compares with SURE: shift the confidence so it compares with `threshold`.
-                    let shifted = guess.clone().map(|(kind, sure)| (kind, sure + SURE - threshold));
+                    let shifted = guess.map(|(kind, sure)| (kind, sure + SURE - threshold));
                     if disputes(&understood, shifted).is_some() {
                         if is_right { disputed[i].0 += 1 } else { disputed[i].1 += 1 }
                     }

@@ -20,6 +20,7 @@ use std::sync::LazyLock;
 
 use super::clause::{Mention, NothingFit};
 use super::constructions::Effect;
+use super::kinds::Kind;
 use super::lexicon::{Cue, Hit};
 use super::words::{self, Word};
 use super::{Entity, Part, Relation, Understanding};
@@ -57,8 +58,8 @@ pub(super) fn read(
         return None;
     }
     let features = question_features(words, mentions);
-    let (kind, confidence) = MODEL.kind.best(&features)?;
-    if confidence < CONFIDENT || !allowed(&kind, hits) {
+    let (kind, confidence) = MODEL.kind_of(&features)?;
+    if confidence < CONFIDENT || !allowed(kind, hits) {
         return None;
     }
     let mut modules: Vec<&Mention> = Vec::new();
@@ -70,17 +71,18 @@ pub(super) fn read(
     // Words no construction placed may narrow a question about the whole repository ("the most
     // imported among the sprockets"), where about one module they are most often its relation.
     let names = Names { modules, narrows: nothing_fit == Some(NothingFit::Unplaced) };
-    let parts = match kind.as_str() {
-        "depends_on_yn" | "imports_directly_yn" | "path" => names.pair(&kind, &features)?,
-        "importers_each" => names.each()?,
-        "most_imported_topk" => {
+    let parts = match kind {
+        Kind::DependsOn | Kind::ImportsDirectly | Kind::Path => names.pair(kind, &features)?,
+        Kind::ImportersEach if asks_importers_of_one(words, mentions) => names.each()?,
+        Kind::ImportersEach => return None,
+        Kind::MostImportedTop => {
             let unnamed = |i: usize| !mentions.iter().any(|m| m.index == i);
             let top = words.iter().enumerate().find_map(|(i, w)| unnamed(i).then(|| words::number(&w.lower))?)?;
             let mut part = names.global(Relation::MostImported)?;
             part.top = Some(top);
             vec![part]
         }
-        "defined_in" => {
+        Kind::DefinedIn => {
             let [symbol] = mentions.iter().filter(|m| m.symbol.is_some()).collect::<Vec<_>>()[..] else {
                 return None;
             };
@@ -90,12 +92,25 @@ pub(super) fn read(
         }
         kind => vec![names.simple(kind)?],
     };
-    Some((kind, parts))
+    Some((kind.name().to_string(), parts))
+}
+
+/// Whether the words, asked of one module, ask for its importers. The model knows one kind about
+/// each of several modules, their importers, so any question about several modules resembles it
+/// most; asked of one (without the words that only say "every one of them"), the same words tell
+/// importers from imports ("A and B, for each one say what it imports" is not about importers).
+fn asks_importers_of_one(words: &[Word], mentions: &[Mention]) -> bool {
+    const EVERY_ONE: &[&str] = &["each", "one", "both", "all", "them", "they", "respect"];
+    let mut said: Vec<String> = tokens(words, mentions);
+    said.retain(|t| !EVERY_ONE.contains(&t.as_str()));
+    said.dedup_by(|a, b| a == "<m>" && b == "<m>");
+    let one = features(&said, 1);
+    MODEL.kind_of(&one).is_some_and(|(kind, _)| kind.asks() == Some(Relation::Importers))
 }
 
 /// The kind of structural question the words most resemble, and how sure the model is of it.
-pub(super) fn guess_kind(words: &[Word], mentions: &[Mention]) -> Option<(String, f64)> {
-    MODEL.kind.best(&question_features(words, mentions))
+pub(super) fn guess_kind(words: &[Word], mentions: &[Mention]) -> Option<(Kind, f64)> {
+    MODEL.kind_of(&question_features(words, mentions))
 }
 
 /// The modules a question names, each once, in order.
@@ -107,38 +122,17 @@ struct Names<'a> {
 
 impl Names<'_> {
     /// The part of a kind about one module or none.
-    fn simple(&self, kind: &str) -> Option<Part> {
-        let (relation, set): (Relation, fn(&mut Part)) = match kind {
-            "imports_of" => (Relation::Imports, |_| {}),
-            "importers_of" => (Relation::Importers, |_| {}),
-            "importers_of_runtime" => (Relation::Importers, |p| p.runtime = true),
-            "dependents" => (Relation::Dependents, |_| {}),
-            "dependents_runtime" => (Relation::Dependents, |p| p.runtime = true),
-            "dependencies" => (Relation::Dependencies, |_| {}),
-            "count_importers" => (Relation::Importers, |p| p.count = true),
-            "count_imports" => (Relation::Imports, |p| p.count = true),
-            "count_dependents" => (Relation::Dependents, |p| p.count = true),
-            "yn_then_list" => (Relation::Importers, |p| p.yes_no = true),
-            "in_cycle_yn" => (Relation::CycleOf, |p| p.yes_no = true),
-            "cycle_members" => (Relation::CycleOf, |_| {}),
-            "exports" => (Relation::Exports, |_| {}),
-            "count_cycles" => (Relation::Cycles, |p| p.count = true),
-            "largest_cycle" => (Relation::LargestCycle, |_| {}),
-            "leaves" => (Relation::Leaves, |_| {}),
-            "most_imported" => (Relation::MostImported, |p| p.top = Some(1)),
-            "most_imported_no_tests" => (Relation::MostImported, |p| {
-                p.top = Some(1);
-                p.without_tests = true;
-            }),
-            _ => return None,
-        };
+    fn simple(&self, kind: Kind) -> Option<Part> {
+        let relation = kind.relation()?;
         let mut part = match relation {
             Relation::Cycles | Relation::LargestCycle | Relation::Leaves | Relation::MostImported => {
                 self.global(relation)?
             }
+            // Read by `pair` and `read` themselves.
+            Relation::Reach | Relation::DefinedIn => return None,
             _ => self.single(relation)?,
         };
-        set(&mut part);
+        kind.shape(&mut part);
         Some(part)
     }
 
@@ -173,7 +167,7 @@ impl Names<'_> {
     }
 
     /// Whether the first module reaches the second, the order model saying which is first.
-    fn pair(&self, kind: &str, features: &[String]) -> Option<Vec<Part>> {
+    fn pair(&self, kind: Kind, features: &[String]) -> Option<Vec<Part>> {
         let (Some(first), Some(second), 2) = (self.entity(0), self.entity(1), self.modules.len()) else {
             return None;
         };
@@ -182,8 +176,7 @@ impl Names<'_> {
             _ => return None,
         };
         let mut part = Self::with(Relation::Reach, if ordered { vec![first, second] } else { vec![second, first] });
-        part.transitive = kind != "imports_directly_yn";
-        part.yes_no = kind != "path";
+        kind.shape(&mut part);
         Some(vec![part])
     }
 }
@@ -206,23 +199,12 @@ pub(super) fn may_read(understanding: &Understanding) -> bool {
 /// imports under `TYPE_CHECKING` (except where the kind leaves them out), or a topic of another kind
 /// (a cycle, a path, a ranking, leaves, a definition, exports, what breaks). A question that also asks
 /// "would deleting it break the build?" is not only a question about importers.
-fn allowed(kind: &str, hits: &[Hit]) -> bool {
-    let runtime = kind.ends_with("_runtime");
-    let topics: &[Cue] = match kind {
-        "dependents" | "dependents_runtime" | "count_dependents" => &[Cue::Impact],
-        "depends_on_yn" | "path" => &[Cue::Path],
-        "in_cycle_yn" | "cycle_members" => &[Cue::Cycle],
-        "count_cycles" | "largest_cycle" => &[Cue::Cycle, Cue::Most, Cue::Top],
-        "most_imported" | "most_imported_topk" | "most_imported_no_tests" => &[Cue::Most, Cue::Top, Cue::Central],
-        "leaves" => &[Cue::Leaves],
-        "defined_in" => &[Cue::Define],
-        "exports" => &[Cue::Export],
-        _ => &[],
-    };
+fn allowed(kind: Kind, hits: &[Hit]) -> bool {
+    let (runtime, without_tests, topics) = (kind.runtime(), kind.without_tests(), kind.topics());
     hits.iter().all(|hit| match hit.cue {
         Cue::Least | Cue::Outside | Cue::Behaviour | Cue::Negation | Cue::Change | Cue::Upstream => false,
-        Cue::Tests | Cue::NonTest => kind == "most_imported_no_tests",
-        Cue::TypeChecking | Cue::Runtime | Cue::Exclude => runtime || kind == "most_imported_no_tests",
+        Cue::Tests | Cue::NonTest => without_tests,
+        Cue::TypeChecking | Cue::Runtime | Cue::Exclude => runtime || without_tests,
         cue @ (Cue::Impact
         | Cue::Cycle
         | Cue::Path
@@ -285,10 +267,9 @@ pub(super) struct Linear {
 impl Linear {
     /// The most likely class and its probability.
     pub(super) fn best(&self, features: &[String]) -> Option<(String, f64)> {
-        let scores = self.scores(features);
-        let (best, top) = scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
-        let total: f64 = scores.iter().map(|s| (s - top).exp()).sum();
-        Some((self.classes.get(best)?.clone(), 1.0 / total))
+        let probabilities = softmax(&self.scores(features));
+        let (best, sure) = probabilities.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+        Some((self.classes.get(best)?.clone(), *sure))
     }
 
     fn scores(&self, features: &[String]) -> Vec<f64> {
@@ -304,7 +285,21 @@ impl Linear {
     }
 }
 
+/// The probabilities of classes with these scores (shifted by the largest, so none overflows).
+fn softmax(scores: &[f64]) -> Vec<f64> {
+    let top = scores.iter().copied().fold(f64::MIN, f64::max);
+    let exps: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+    let total: f64 = exps.iter().sum();
+    exps.iter().map(|e| e / total).collect()
+}
+
 impl Models {
+    /// The kind the model finds most likely and its probability.
+    fn kind_of(&self, features: &[String]) -> Option<(Kind, f64)> {
+        let (name, sure) = self.kind.best(features)?;
+        Some((Kind::named(&name)?, sure))
+    }
+
     /// Reads the model file: `MODEL\tclasses\tC1 C2 …`, then `MODEL\tFEATURE\tCLASS:WEIGHT …` lines.
     fn parse(text: &str) -> Result<Models, String> {
         let mut models: BTreeMap<&str, Linear> = BTreeMap::new();
@@ -331,7 +326,11 @@ impl Models {
             linear.weights.insert(feature.to_string(), weights);
         }
         let mut take = |name: &str| models.remove(name).ok_or_else(|| format!("no {name} model"));
-        Ok(Models { kind: take("kind")?, order: take("order")? })
+        let (kind, order) = (take("kind")?, take("order")?);
+        if let Some(unknown) = kind.classes.iter().find(|name| Kind::named(name).is_none()) {
+            return Err(format!("the kind model has a class no kind is named: {unknown:?}"));
+        }
+        Ok(Models { kind, order })
     }
 }
 
@@ -407,10 +406,9 @@ fn fit(data: &[(Vec<String>, &str)]) -> Linear {
                     scores.iter_mut().zip(w).for_each(|(s, w)| *s += w);
                 }
             }
-            let top = scores.iter().cloned().fold(f64::MIN, f64::max);
-            let total: f64 = scores.iter().map(|s| (s - top).exp()).sum();
+            let probabilities = softmax(&scores);
             for (c, name) in classes.iter().enumerate() {
-                let gradient = (scores[c] - top).exp() / total - if name == class { 1.0 } else { 0.0 };
+                let gradient = probabilities[c] - if name == class { 1.0 } else { 0.0 };
                 if gradient.abs() < 1e-4 {
                     continue;
                 }
@@ -554,6 +552,10 @@ mod tests {
     fn a_broken_model_is_refused() {
         assert!(Models::parse("kind\tclasses\ta b\nkind\tw x\t5:1.0\norder\tclasses\tab ba\n").is_err());
         assert!(Models::parse("kind\tclasses\ta b\n").is_err(), "the order model is missing");
+        let order = "order\tclasses\tab ba\n";
+        assert!(Models::parse(&format!("kind\tclasses\timports_of importers_of\n{order}")).is_ok());
+        let misspelt = format!("kind\tclasses\timports_of importers_off\n{order}");
+        assert!(Models::parse(&misspelt).is_err(), "a class that names no kind");
         assert!(Models::parse(include_str!("backoff.model")).is_ok());
     }
 }

@@ -168,6 +168,9 @@ pub struct Clause<'w> {
     pub scene: bool,
     /// Its names were said in an earlier clause and taken from there ([`Clause::adopt`]).
     adopted: bool,
+    /// The question goes on in the next clause with the opposite relation ("X's importers | and its
+    /// imports?"): it asks, whatever its own punctuation.
+    asks_on: bool,
     /// The constructions recognised in it so far ([`Clause::saw`]).
     seen: RefCell<BTreeSet<Construction>>,
 }
@@ -885,9 +888,10 @@ impl Clause<'_> {
         })
     }
 
-    /// "Which modules does no module import?", "what does nothing import?": the negative word is the
-    /// subject, after the auxiliary and before the verb, so the modules asked for are the imported
-    /// ones. "Which modules don't import anything?" negates the verb instead.
+    /// "Which modules does no module import?", "what does nothing import?", "modules that nothing
+    /// imports": the negative word is the subject, after the auxiliary or the relative pronoun and
+    /// before the verb, so the modules asked for are the imported ones. "Which modules don't import
+    /// anything?" and "modules that import nothing" negate the verb or its object instead.
     fn negative_subject(&self, edge: Option<Hit>) -> bool {
         let Some(verb) = edge.filter(|h| matches!(h.cue, Cue::Verb(_))) else {
             return false;
@@ -897,7 +901,7 @@ impl Clause<'_> {
                 && h.end <= verb.start
                 && h.start > self.start
                 && matches!(self.lower(h.start), "no" | "nothing" | "none" | "nobody")
-                && matches!(self.lower(h.start - 1), "does" | "do" | "did")
+                && matches!(self.lower(h.start - 1), "does" | "do" | "did" | "that" | "which")
         })
     }
 
@@ -1195,11 +1199,13 @@ impl Clause<'_> {
         }
         let tests = self.has(Cue::Tests);
         part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
-        // "which tests import X": the tests are what is asked for; "re-run tests" is not a restriction.
-        let asks_for_tests = self
-            .hits
-            .iter()
-            .any(|h| h.cue == Cue::Tests && h.start > 0 && matches!(self.lower(h.start - 1), "which" | "what" | "the"));
+        // "which tests import X", "what imports X in tests", "imported by tests": the tests are what is
+        // asked for, or where; "re-run tests" is not a restriction.
+        let asks_for_tests = self.hits.iter().any(|h| {
+            h.cue == Cue::Tests
+                && h.start > 0
+                && matches!(self.lower(h.start - 1), "which" | "what" | "the" | "in" | "among" | "by")
+        });
         part.only_tests = tests && asks_for_tests && !part.without_tests;
         // Leaving out the standard library or third-party packages changes nothing (the graph's edges
         // join the repository's own modules), and "only imports stdlib" is a module without repository

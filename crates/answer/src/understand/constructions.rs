@@ -59,6 +59,9 @@ pub enum Construction {
     /// "the importers of each one: A, B": a clause that refers to modules it does not name, then the
     /// names alone.
     NamesAfter,
+    /// "X's importers and its imports", "fan-in, fan-out": two nouns of the relation running opposite
+    /// ways, joined, ask both of the same modules.
+    OppositeNouns,
     /// "Is X imported by more than two modules?": a number compared, declined.
     ComparesANumber,
     /// "Is X only imported by Y?", "which modules only import X?": who imports, exclusively; declined.
@@ -339,6 +342,15 @@ pub const DECLARED: &[Declared] = &[
                 "List the importers of the following modules: shop.api and shop.models.",
                 "importers shop/api.py | importers shop/models.py",
             ),
+        ],
+    },
+    Declared {
+        construction: Construction::OppositeNouns,
+        effect: Effect::Reads,
+        examples: &[
+            ("give me shop.pricing's importers and imports", "importers shop/pricing.py | imports shop/pricing.py"),
+            ("shop.models: deps, reverse deps?", "imports shop/models.py | importers shop/models.py"),
+            ("What are the fan-out and fan-in of shop.api?", "unsure"),
         ],
     },
     Declared {

@@ -285,6 +285,11 @@ fn modifiers_change_the_part() {
     assert_eq!(part("what are the most imported modules").top, Some(10));
     let tests = part("which tests import shop.cart?");
     assert!(tests.only_tests && !tests.without_tests);
+    // Tests as where the importers are looked for restrict the answer too, rather than being dropped.
+    for question in ["what imports shop.cart in tests?", "is shop.pricing imported by tests at all"] {
+        assert!(part(question).only_tests, "{question}");
+    }
+    assert!(part("which modules import shop.cart, tests excluded").without_tests);
 }
 
 #[test]
@@ -332,6 +337,16 @@ fn cycles_leaves_definitions_exports() {
     assert_eq!(part("which modules dont import anything").relation, Relation::Leaves);
     assert_eq!(part("whats the most imported module if tests dont count").relation, Relation::MostImported);
     assert_eq!(part("Which modules are imported by nothing?").relation, Relation::Roots);
+    // A negative subject in a relative clause: the modules asked for are the imported ones. Its object
+    // negated, they are the importers of nothing.
+    for (question, relation) in [
+        ("list the modules that nothing imports", Relation::Roots),
+        ("are there modules which no other module imports?", Relation::Roots),
+        ("list the modules that import nothing", Relation::Leaves),
+        ("which modules that no module imports", Relation::Roots),
+    ] {
+        assert_eq!(part(question).relation, relation, "{question}");
+    }
     let defined = part("Where's PriceRule declared?");
     assert_eq!((defined.relation, defined.symbol.as_deref()), (Relation::DefinedIn, Some("PriceRule")));
     assert_eq!(part("find the definition of add_item").symbol.as_deref(), Some("add_item"));
@@ -444,6 +459,35 @@ fn grammar_decides_how_clauses_combine() {
     assert_eq!(topics.parts.iter().map(|p| ids(p)[0]).collect::<Vec<_>>(), [CART, MODELS]);
     // "N of X via …": the noun says the relation, the rest says how.
     assert_eq!(part("Which modules are users of shop.cart through imports?").relation, Relation::Importers);
+}
+
+#[test]
+fn each_says_every_one_and_the_pronoun_after_it_gives_the_role() {
+    // Names put first, then "for each" and a clause whose "it" stands where each name does: "each"
+    // only says the question is asked of every one, so it takes no role of its own.
+    for (question, relation) in [
+        ("shop.cart and shop.api, tell me for each who imports it", Relation::Importers),
+        ("shop.cart and shop.api: for each, which modules use it?", Relation::Importers),
+        ("shop.cart and shop.api. For each of those, what does it pull in?", Relation::Imports),
+    ] {
+        let understood = parse(question);
+        assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+        let read: Vec<(Relation, Vec<&str>)> = understood.parts.iter().map(|p| (p.relation, ids(p))).collect();
+        assert_eq!(read, [(relation, vec![CART]), (relation, vec![API])], "{question}");
+    }
+    // The rules place no word for "say"; the back-off's one kind about several modules is their
+    // importers, which these words do not ask for when asked of one: not read as importers.
+    for question in [
+        "shop.cart and shop.api, for each, say what it imports",
+        "shop.cart and shop.api, for each one say what it imports",
+    ] {
+        let understood = parse(question);
+        assert!(
+            understood.parts.iter().all(|p| p.relation != Relation::Importers),
+            "{question}: {:?}",
+            understood.parts
+        );
+    }
 }
 
 #[test]

@@ -98,20 +98,20 @@ pub fn fitted_ranking() -> RankingSettings {
 pub fn fitted_decline() -> DeclineSettings {
     let weights = [
         ("beyond_code", 0.0),
-        ("bm25_top", 2.838726),
-        ("coverage_top", 3.372237),
-        ("coverage_top5", 3.181627),
-        ("margin", 2.011441),
-        ("names_known", 0.207183),
-        ("names_unknown", -1.599176),
-        ("topic_size", 1.115969),
-        ("unseen", -1.649067),
-        ("unseen_name", -2.456237),
+        ("bm25_top", 3.016593),
+        ("coverage_top", 3.233665),
+        ("coverage_top5", 2.75214),
+        ("margin", 1.990744),
+        ("names_known", 0.133254),
+        ("names_unknown", -1.503014),
+        ("topic_size", 1.372707),
+        ("unseen", -2.151285),
+        ("unseen_name", -2.738335),
     ];
     DeclineSettings {
-        bias: -6.538516,
+        bias: -6.525253,
         weights: weights.iter().map(|(name, weight)| (name.to_string(), *weight)).collect(),
-        threshold: -1.430294,
+        threshold: -1.344296,
         fitted_on: "strata fit: 354 answerable questions of flask, requests, django, sympy, conan (leave one repository out reported); 185 questions about absent things; false-decline budget 0.02".to_string(),
     }
 }

@@ -10,8 +10,7 @@ impl Clause<'_> {
     /// end. A name taken over was said as a name before ("services: importers?"), so it counts as one
     /// here even where a plain word would not.
     pub fn adopt(&mut self, mentions: Vec<Mention>) {
-        let pronouns: Vec<usize> =
-            (self.start..self.end).filter(|&i| PRONOUNS.contains(&self.words[i].lower.as_str())).collect();
+        let pronouns: Vec<usize> = self.pronouns_by_role(self.start);
         // "A must stay apart from B. Does it import it?": one "it" for each name, in order, when a
         // relation word stands between them ("is it a direct import, or does it only come in" is one).
         let each_its_own = mentions.len() == 2
@@ -23,6 +22,16 @@ impl Clause<'_> {
         self.mentions =
             mentions.into_iter().enumerate().map(|(k, m)| Mention { index: at(k), strong: true, ..m }).collect();
         self.adopted = true;
+    }
+
+    /// The pronouns from `from` on, those that stand where a name would ("it", "them", "their") before
+    /// the quantifiers "each" and "both": in "A and B, for each, who imports it?" the names stand where
+    /// "it" is, the object, while "each" only says the question is asked of every one of them.
+    fn pronouns_by_role(&self, from: usize) -> Vec<usize> {
+        let (quantifiers, roles): (Vec<usize>, Vec<usize>) = (from..self.end)
+            .filter(|&i| PRONOUNS.contains(&self.lower(i)))
+            .partition(|&i| matches!(self.lower(i), "each" | "both"));
+        roles.into_iter().chain(quantifiers).collect()
     }
 
     /// No names, and only words that qualify a question (tests, runtime, counts, ranks): the import
@@ -106,7 +115,8 @@ impl Clause<'_> {
         }) else {
             return;
         };
-        let Some(pronoun) = (wh..self.end).find(|&i| matches!(self.lower(i), "it" | "them" | "each")) else { return };
+        let mut pronouns = self.pronouns_by_role(wh).into_iter();
+        let Some(pronoun) = pronouns.find(|&i| matches!(self.lower(i), "it" | "them" | "each")) else { return };
         if self.mentions.iter().any(|m| m.index > wh) {
             return;
         }
@@ -125,7 +135,7 @@ impl Clause<'_> {
             || self.asks_when()
             || (first..(first + 3).min(self.end)).any(|i| self.if_of_finding_out(i));
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
-        (!question_mark && !opens_a_question) || self.is_condition() || self.scene
+        (!question_mark && !opens_a_question && !self.asks_on) || self.is_condition() || self.scene
     }
 
     /// "…? If so, which ones?": the clause before asked yes or no, whatever its form ("somebody imports

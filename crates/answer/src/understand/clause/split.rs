@@ -24,9 +24,13 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         lenient_until: start,
         scene: false,
         adopted: false,
+        asks_on: end < words.len() && opposite_nouns(words, hits, end),
         seen: RefCell::default(),
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
+    for clause in &clauses {
+        clause.saw(Construction::OppositeNouns, clause.asks_on);
+    }
     merge_qualifiers(&mut clauses, hits, &clause);
     // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
     // a clause that asks about modules it refers to without naming one, before a statement of names
@@ -177,13 +181,30 @@ fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
             && !coordinated_predicate(words, hits, next + 1);
         let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));
         let comma = words[i].comma_after && starts_clause(next) && !list_goes_on;
-        if words[i].boundary_after || comma || conjunction {
+        if words[i].boundary_after || comma || conjunction || opposite_nouns(words, hits, next) {
             cuts.push(next);
         }
     }
     cuts.dedup();
     cuts.push(words.len());
     cuts
+}
+
+/// "X's importers **and** imports", "its fan-in, fan-out", "deps and reverse deps": two nouns of the
+/// relation that run opposite ways, joined by "and" or a comma, ask two questions of the same modules, so the second
+/// starts a clause of its own (which takes the first one's names). Read as one clause, the second noun
+/// was taken for the first's and half the question was answered as if it were all of it.
+fn opposite_nouns(words: &[Word], hits: &[Hit], at: usize) -> bool {
+    const BETWEEN: &[&str] = &["and", "&", "plus", "its", "their", "the", "also", "then", "his", "her"];
+    let joined = matches!(words[at].lower.as_str(), "and" | "&" | "plus") || (at > 0 && words[at - 1].comma_after);
+    if !joined {
+        return false;
+    }
+    let noun = |h: &&Hit| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_));
+    let Some(before) = hits.iter().filter(noun).find(|h| h.end == at) else { return false };
+    let after = (at..words.len()).find(|&j| !BETWEEN.contains(&words[j].lower.as_str()));
+    let Some(second) = after.and_then(|j| hits.iter().filter(noun).find(|h| h.start == j)) else { return false };
+    matches!((before.cue, second.cue), (Cue::NounIn(_), Cue::NounOut(_)) | (Cue::NounOut(_), Cue::NounIn(_)))
 }
 
 /// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from

@@ -553,6 +553,9 @@ impl Clause<'_> {
         if self.negates_which_cycles(negated, &names) {
             return Err("asks about a cycle with a negation, which I do not answer exactly".into());
         }
+        if self.saw(Construction::CycleAsACondition, self.cycle_as_a_condition()) {
+            return Err("asks for the modules of a relation that are also in a cycle, which I do not filter".into());
+        }
         if self.has(Cue::Cycle) || itself {
             return self.cycle_part(names, within).map(Some);
         }
@@ -618,9 +621,23 @@ impl Clause<'_> {
             // "Where are X and Y *hosted*?": a participle left over is what is asked, and it is not
             // where code is defined.
             let participle = self.unknown_words().into_iter().find(|w| w.len() > 4 && w.ends_with("ed"));
+            // "Is X defined in a module that is in a cycle?": the module a definition is in, described
+            // by a relative clause with a relation of its own, is what is asked about.
+            let described = self.hits.iter().any(|d| {
+                d.cue == Cue::Define
+                    && (d.end..self.end).any(|k| {
+                        matches!(self.lower(k), "module" | "file")
+                            && matches!(self.lower(k + 1), "that" | "which")
+                            && self.hits.iter().any(|h| h.start > k && (is_edge(h.cue) || h.cue == Cue::Cycle))
+                    })
+            });
             return Some(match symbol {
                 Some(_) if let Some(word) = participle => {
                     Err(format!("asks where something is {word}, not where it is defined").into())
+                }
+                Some(_) if self.saw(Construction::NestedRelative, described) => {
+                    Err("asks about the module a definition is in through a relative clause, which I do not follow"
+                        .into())
                 }
                 Some(m) => Ok(Some(self.defined_in(m))),
                 None if self.has(Cue::Define) => {
@@ -685,8 +702,11 @@ impl Clause<'_> {
             Some(Cue::Verb(Family::Depend) | Cue::Passive(Family::Depend) | Cue::NounIn(Family::Depend))
         ) || (importer && edge.is_some_and(|h| h.cue == Cue::NounOut(Family::Depend)));
         // "Depended on" counts every dependent, "imported by" direct importers (docs/graph.md):
-        // "most depended-on" ranks transitively unless it says "direct".
-        let transitive = self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends));
+        // "most depended-on" ranks transitively unless it says "direct". What breaks or is affected
+        // ("the largest blast radius") is every dependent too.
+        let impact = self.has(Cue::Impact);
+        let transitive =
+            self.has(Cue::Central) || (!self.has(Cue::Direct) && (self.has(Cue::Transitive) || depends || impact));
         let relation = match (importer, transitive) {
             (false, true) => Relation::MostDependedOn,
             (false, false) => Relation::MostImported,

@@ -70,6 +70,9 @@ pub enum Construction {
     NamesFromAModule,
     /// "What does the module that X imports import?": a relative clause describing a module; declined.
     NestedRelative,
+    /// "Which modules import X and are in a cycle?": a cycle as a condition on a relation's modules;
+    /// declined.
+    CycleAsACondition,
     /// "modules that import nothing and are imported by nothing": neither leaves nor roots; declined.
     NeitherWay,
     /// "what imports the module that defines Cart?": "defines" in a relative clause describes the
@@ -360,6 +363,7 @@ pub const DECLARED: &[Declared] = &[
             ("Is shop.models imported by more than two modules?", "unsure"),
             ("does shop.api import fewer than 3 modules", "unsure"),
             ("Is shop.cart more imported than shop.pricing?", "unsure"),
+            ("which gets imported less often, shop.api or shop.models?", "unsure"),
         ],
     },
     Declared {
@@ -384,6 +388,16 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("What does the module that shop.api imports import?", "unsure"),
             ("list the importers of the modules which shop.api imports", "unsure"),
+            ("is Cart defined in a file which shop.api imports?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::CycleAsACondition,
+        effect: Effect::Declines,
+        examples: &[
+            ("Which modules import shop.cart but aren't in a cycle?", "unsure"),
+            ("what does shop.api import and is also part of an import loop", "unsure"),
+            ("modules importing shop.models and are part of a cycle", "unsure"),
         ],
     },
     Declared {
@@ -400,6 +414,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("What imports the module that defines Cart?", "importers shop/cart.py"),
             ("which modules depend on the file which defines PriceRule?", "dependents shop/pricing.py"),
+            ("Is the file where Cart is defined in an import cycle?", "cycle-of shop/cart.py yes-no"),
         ],
     },
     Declared {

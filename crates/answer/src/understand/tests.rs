@@ -279,6 +279,9 @@ fn modifiers_change_the_part() {
     assert!(part("who imports shop.models at run-time").runtime);
     let count = part("How many modules depend on shop.models?");
     assert!(count.count && count.relation == Relation::Dependents);
+    // What breaks, ranked, is every dependent; said "direct", the importers.
+    assert_eq!(part("which module has the biggest blast radius").relation, Relation::MostDependedOn);
+    assert_eq!(part("changing which module breaks the most other modules directly?").relation, Relation::MostImported);
     let top = part("top 3 most imported modules excluding tests");
     assert_eq!((top.relation, top.top, top.without_tests), (Relation::MostImported, Some(3), true));
     assert_eq!(part("which module is imported the most?").top, Some(1));
@@ -488,6 +491,24 @@ fn each_says_every_one_and_the_pronoun_after_it_gives_the_role() {
             understood.parts
         );
     }
+}
+
+#[test]
+fn a_module_described_by_what_it_defines_is_what_the_relation_is_about() {
+    // The module is described by a definition in a relative clause or a participle after "module" or
+    // "file"; the question asks the relation of that module, not where the class is.
+    for (question, relation, module) in [
+        ("which modules import the module where Product is defined?", Relation::Importers, MODELS),
+        ("what does the file defining PriceRule pull in", Relation::Imports, PRICING),
+        ("is the module where Product is defined part of an import cycle?", Relation::CycleOf, MODELS),
+    ] {
+        let read = part(question);
+        assert_eq!((read.relation, ids(&read)), (relation, vec![module]), "{question}");
+    }
+    // The other way round, the definition is what is asked, and the module is described by a relation
+    // of its own: not answered as a definition.
+    let nested = parse("is Product defined in a module that is part of a cycle?");
+    assert!(!nested.complete(), "{:?}", nested.parts);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! noticed and declined with its reason, never answered as the simpler question, whose answer would
 //! read as this one's.
 
-use super::{Clause, Cue, Hit, Mention, is_edge};
+use super::{AUX, Clause, Cue, Hit, Mention, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -26,7 +26,7 @@ impl Clause<'_> {
 
     /// Why a relation between named modules cannot be answered as read, if it cannot.
     pub(super) fn limit_of_relation(&self, names: &[&Mention]) -> Option<String> {
-        if self.saw(Construction::ComparesANumber, self.compares_a_number()) {
+        if self.saw(Construction::ComparesANumber, self.compares_a_number(names)) {
             return Some("compares numbers of modules, which a yes or no about one import does not answer".into());
         }
         if self.saw(Construction::Common, self.common_to_both(names)) {
@@ -47,13 +47,16 @@ impl Clause<'_> {
         None
     }
 
-    /// "more than two", "fewer than 3", "more imported than Y", "more imports than": numbers compared.
-    /// "more than one hop" is a cue of its own (transitive).
-    fn compares_a_number(&self) -> bool {
+    /// "more than two", "fewer than 3", "more imported than Y", "more imports than": numbers compared;
+    /// so is a comparative asked of alternatives ("Which is imported more, A or B?"). "more than one
+    /// hop" is a cue of its own (transitive).
+    fn compares_a_number(&self, names: &[&Mention]) -> bool {
+        let alternatives =
+            names.windows(2).any(|pair| (pair[0].index + 1..pair[1].index).any(|i| self.lower(i) == "or"));
         self.range().any(|i| {
             matches!(self.lower(i), "more" | "less" | "fewer")
                 && !self.covered(i)
-                && (i + 1..(i + 4).min(self.end)).any(|j| self.lower(j) == "than" && !self.covered(j))
+                && (alternatives || (i + 1..(i + 4).min(self.end)).any(|j| self.lower(j) == "than" && !self.covered(j)))
         })
     }
 
@@ -72,6 +75,20 @@ impl Clause<'_> {
                         .iter()
                         .any(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (h.end == i || h.start == i + 1))
             })
+    }
+
+    /// "Which modules import X and are in a cycle?", "…but aren't part of a cycle": the cycle is a
+    /// condition on the modules a relation gives, in a predicate joined after it.
+    pub(super) fn cycle_as_a_condition(&self) -> bool {
+        self.range().any(|i| {
+            let joined = matches!(self.lower(i), "and" | "but")
+                && (AUX.contains(&self.lower(i + 1)) || self.lower(i + 1) == "be");
+            let at = (i + 2..self.end).find(|&k| !matches!(self.lower(k), "not" | "also")).unwrap_or(self.end);
+            joined
+                && matches!(self.lower(at), "in" | "part")
+                && self.hits.iter().any(|h| h.cue == Cue::Cycle && h.start > at && h.start <= at + 3)
+                && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= i)
+        })
     }
 
     /// "in two hops", "3 steps away": a number of hops other than one (one hop is a cue: direct).
@@ -233,15 +250,24 @@ impl Clause<'_> {
         self.saw(Construction::NeitherWay, active && passive)
     }
 
-    /// "Where is X imported in the module that defines Cart?" and "what imports the module that
-    /// defines Cart?": "defines" inside a relative clause after the relation word describes a module;
-    /// the question is not where something is defined.
+    /// "Where is X imported in the module that defines Cart?", "what imports the module that defines
+    /// Cart?", "what imports the module where Cart is defined?", "what does the file defining Cart
+    /// import?": "defines" in a relative clause or a participle after "module" or "file" describes a
+    /// module the relation is about; the question is not where something is defined.
     pub(super) fn defines_in_a_relative(&self, edge: Option<Hit>) -> bool {
+        let describes = |h: &Hit| {
+            (self.start..h.start).any(|k| {
+                matches!(self.lower(k), "module" | "file")
+                    && (k + 1 == h.start || matches!(self.lower(k + 1), "that" | "which" | "where"))
+            })
+        };
         let relative = self.hits.iter().any(|h| {
             h.cue == Cue::Define
                 && h.start > self.start
-                && matches!(self.lower(h.start - 1), "that" | "which")
-                && edge.is_some_and(|e| is_edge(e.cue) && e.end <= h.start)
+                && (edge.is_some_and(|e| {
+                    is_edge(e.cue)
+                        && ((e.end <= h.start && matches!(self.lower(h.start - 1), "that" | "which")) || describes(h))
+                }) || (self.has(Cue::Cycle) && describes(h)))
         });
         self.saw(Construction::DefinesInARelative, relative)
     }

@@ -220,5 +220,10 @@ fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
         return false;
     }
     let Some(verb) = skip(aux + 1) else { return false };
-    hits.iter().any(|h| h.start == verb && is_edge(h.cue))
+    // "…modules that import X but are not in a cycle": the predicate negated, or a cycle said with
+    // "in", still has the same subject.
+    let after_not = if words[verb].lower == "not" { verb + 1 } else { verb };
+    let in_a_cycle = words.get(after_not).is_some_and(|w| matches!(w.lower.as_str(), "in" | "part"))
+        && hits.iter().any(|h| h.cue == Cue::Cycle && h.start > after_not && h.start <= after_not + 3);
+    in_a_cycle || hits.iter().any(|h| (h.start == verb || h.start == after_not) && is_edge(h.cue))
 }

@@ -209,6 +209,17 @@ const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
 const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
 
+/// "are (not) (also) in a cycle", "is part of an import loop": after the auxiliary at `aux`, a place in
+/// a cycle. The splitter (such a predicate after "and" continues its clause) and the limits (a cycle
+/// as a condition on a relation's modules) both read it here.
+fn in_a_cycle_after(words: &[Word], hits: &[Hit], aux: usize) -> bool {
+    let at = (aux + 1..words.len()).find(|&k| !matches!(words[k].lower.as_str(), "not" | "also" | "then" | "too"));
+    at.is_some_and(|at| {
+        matches!(words[at].lower.as_str(), "in" | "part")
+            && hits.iter().any(|h| h.cue == Cue::Cycle && h.start > at && h.start <= at + 3)
+    })
+}
+
 fn is_edge(cue: Cue) -> bool {
     matches!(cue, Cue::Verb(_) | Cue::Passive(_) | Cue::NounOut(_) | Cue::NounIn(_))
 }

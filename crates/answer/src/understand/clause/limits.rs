@@ -8,7 +8,7 @@
 //! noticed and declined with its reason, never answered as the simpler question, whose answer would
 //! read as this one's.
 
-use super::{AUX, Clause, Cue, Hit, Mention, is_edge};
+use super::{AUX, Clause, Cue, Hit, Mention, in_a_cycle_after, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -81,12 +81,9 @@ impl Clause<'_> {
     /// condition on the modules a relation gives, in a predicate joined after it.
     pub(super) fn cycle_as_a_condition(&self) -> bool {
         self.range().any(|i| {
-            let joined = matches!(self.lower(i), "and" | "but")
-                && (AUX.contains(&self.lower(i + 1)) || self.lower(i + 1) == "be");
-            let at = (i + 2..self.end).find(|&k| !matches!(self.lower(k), "not" | "also")).unwrap_or(self.end);
-            joined
-                && matches!(self.lower(at), "in" | "part")
-                && self.hits.iter().any(|h| h.cue == Cue::Cycle && h.start > at && h.start <= at + 3)
+            matches!(self.lower(i), "and" | "but")
+                && (AUX.contains(&self.lower(i + 1)) || self.lower(i + 1) == "be")
+                && in_a_cycle_after(self.words, &self.hits, i + 1)
                 && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= i)
         })
     }

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use super::{AUX, Clause, Mention, STARTERS, is_edge};
+use super::{AUX, Clause, Mention, STARTERS, in_a_cycle_after, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 use crate::understand::words::Word;
@@ -223,7 +223,6 @@ fn coordinated_predicate(words: &[Word], hits: &[Hit], after: usize) -> bool {
     // "…modules that import X but are not in a cycle": the predicate negated, or a cycle said with
     // "in", still has the same subject.
     let after_not = if words[verb].lower == "not" { verb + 1 } else { verb };
-    let in_a_cycle = words.get(after_not).is_some_and(|w| matches!(w.lower.as_str(), "in" | "part"))
-        && hits.iter().any(|h| h.cue == Cue::Cycle && h.start > after_not && h.start <= after_not + 3);
-    in_a_cycle || hits.iter().any(|h| (h.start == verb || h.start == after_not) && is_edge(h.cue))
+    in_a_cycle_after(words, hits, aux)
+        || hits.iter().any(|h| (h.start == verb || h.start == after_not) && is_edge(h.cue))
 }

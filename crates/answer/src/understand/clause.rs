@@ -17,6 +17,7 @@ mod context;
 mod leftover;
 mod limits;
 mod names;
+mod restricted;
 mod split;
 
 use self::names::Role;
@@ -386,13 +387,24 @@ impl Clause<'_> {
             if !matches!(self.lower(i), "which" | "what") {
                 continue;
             }
-            let head = (i + 1..self.end).find(|&j| !skip.contains(&self.lower(j)))?;
+            let first = (i + 1..self.end).find(|&j| !skip.contains(&self.lower(j)))?;
+            let known = |head: usize| {
+                let word = &self.words[head];
+                self.covered(head)
+                    || self.mentions.iter().any(|m| m.index == head && !self.asked_kind(m))
+                    || is_filler(&word.lower)
+                    || AUX.contains(&word.lower.as_str())
+                    || number(&word.lower).is_some()
+            };
+            // "which *python* version does …": a plain word before the head noun and the auxiliary
+            // modifies it.
+            const MODULES: &[&str] = &["module", "modules", "file", "files", "package", "packages", "one", "ones"];
+            let modifier = is_filler(self.lower(first))
+                && !MODULES.contains(&self.lower(first))
+                && AUX.contains(&self.lower(first + 2));
+            let head = if modifier && first + 1 < self.end && !known(first + 1) { first + 1 } else { first };
             let word = &self.words[head];
-            let known = self.covered(head)
-                || self.mentions.iter().any(|m| m.index == head && !self.asked_kind(m))
-                || is_filler(&word.lower)
-                || AUX.contains(&word.lower.as_str())
-                || number(&word.lower).is_some();
+            let known = known(head);
             if self.saw(Construction::AsksForSomethingElse, !known) {
                 return Some(word.text.as_str());
             }
@@ -409,46 +421,8 @@ impl Clause<'_> {
                 self.has_word(WH) || self.has_word(&["if", "name", "list", "show", "give"]) || bare_question;
             return if follows_up { Outcome::FollowUp } else { Outcome::Empty };
         }
-        if let Some(reason) = self.limit_of_question() {
-            return Outcome::Unsure(reason.into());
-        }
-        // "For the lazy-loading work, list …": a word of behaviour in the framing says why, not what.
-        let behaviour = self.hits.iter().any(|h| h.cue == Cue::Behaviour && h.start >= self.lenient_until);
-        if behaviour || self.in_a_manner() {
-            return Outcome::Unsure("asks how the code behaves, not how modules import each other".into());
-        }
-        if let Some(head) = self.asks_for_something_else() {
-            return Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold").into());
-        }
-        // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
-        let main_do = self.range().any(|i| {
-            self.lower(i) == "do"
-                && self.mentions.iter().any(|m| m.index < i)
-                && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
-        });
-        // "What does X use Y for?": a purpose.
-        let purpose = self.end > self.start
-            && self.lower(self.end - 1) == "for"
-            && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use));
-        if self.saw(Construction::WhatCodeDoes, main_do || purpose) {
-            return Outcome::Unsure("asks what code does or what it is for".into());
-        }
-        if unknown.len() > 1 {
-            let reason = format!("words I could not place: {}", unknown.join(", "));
-            return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
-        }
-        // One plain word left over is tolerated (a typo, an aside), but not a word the relation word
-        // hangs on ("a *circle* of imports", "*available* to importers").
-        if let Some(word) = unknown.first()
-            && self.governs_an_import_word(word)
-        {
-            let reason = format!("a word I could not place next to the relation: {word}");
-            return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
-        }
-        if let Some(word) = unknown.first()
-            && self.uses_an_activity(word)
-        {
-            return Outcome::Unsure(format!("asks whether the code does {word}, which is behaviour").into());
+        if let Some(outcome) = self.asks_beyond_the_graph(&unknown) {
+            return outcome;
         }
         if let Some(m) = self.mentions.iter().find(|m| m.strong && m.unlinked()) {
             // An unknown name in a structural question is unknown; elsewhere it is for retrieval.
@@ -487,6 +461,54 @@ impl Clause<'_> {
             return Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason));
         }
         Outcome::Part(part)
+    }
+
+    /// Why the clause asks something the import graph does not hold, if it does: another time or
+    /// advice, behaviour, another kind of thing, what code does, or words left over that the relation
+    /// hangs on.
+    fn asks_beyond_the_graph(&self, unknown: &[&str]) -> Option<Outcome> {
+        if let Some(reason) = self.limit_of_question() {
+            return Some(Outcome::Unsure(reason.into()));
+        }
+        // "For the lazy-loading work, list …": a word of behaviour in the framing says why, not what.
+        let behaviour = self.hits.iter().any(|h| h.cue == Cue::Behaviour && h.start >= self.lenient_until);
+        if behaviour || self.in_a_manner() {
+            return Some(Outcome::Unsure("asks how the code behaves, not how modules import each other".into()));
+        }
+        if let Some(head) = self.asks_for_something_else() {
+            return Some(Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold").into()));
+        }
+        // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
+        let main_do = self.range().any(|i| {
+            self.lower(i) == "do"
+                && self.mentions.iter().any(|m| m.index < i)
+                && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
+        });
+        // "What does X use Y for?": a purpose.
+        let purpose = self.end > self.start
+            && self.lower(self.end - 1) == "for"
+            && self.hits.iter().any(|h| h.cue == Cue::Verb(Family::Use));
+        if self.saw(Construction::WhatCodeDoes, main_do || purpose) {
+            return Some(Outcome::Unsure("asks what code does or what it is for".into()));
+        }
+        if unknown.len() > 1 {
+            let reason = format!("words I could not place: {}", unknown.join(", "));
+            return Some(Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason)));
+        }
+        // One plain word left over is tolerated (a typo, an aside), but not a word the relation word
+        // hangs on ("a *circle* of imports", "*available* to importers").
+        if let Some(word) = unknown.first()
+            && self.governs_an_import_word(word)
+        {
+            let reason = format!("a word I could not place next to the relation: {word}");
+            return Some(Outcome::Unsure(Doubt::nothing_fit(NothingFit::Unplaced, reason)));
+        }
+        if let Some(word) = unknown.first()
+            && self.uses_an_activity(word)
+        {
+            return Some(Outcome::Unsure(format!("asks whether the code does {word}, which is behaviour").into()));
+        }
+        None
     }
 
     /// A clause with names and no relation: "Locate Flask:", "where is Blueprint?", "For A and for B:".
@@ -1230,12 +1252,15 @@ impl Clause<'_> {
         }
         let tests = self.has(Cue::Tests);
         part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
-        // "which tests import X", "what imports X in tests", "imported by tests": the tests are what is
-        // asked for, or where; "re-run tests" is not a restriction.
+        // "which tests import X", "what imports X in tests", "imported by tests", "how many tests",
+        // "does any test": the tests are what is asked for, or where; "re-run tests" is not a restriction.
         let asks_for_tests = self.hits.iter().any(|h| {
             h.cue == Cue::Tests
                 && h.start > 0
-                && matches!(self.lower(h.start - 1), "which" | "what" | "the" | "in" | "among" | "by")
+                && matches!(
+                    self.lower(h.start - 1),
+                    "which" | "what" | "the" | "in" | "among" | "by" | "many" | "any" | "of"
+                )
         });
         part.only_tests = tests && asks_for_tests && !part.without_tests;
         // Leaving out the standard library or third-party packages changes nothing (the graph's edges

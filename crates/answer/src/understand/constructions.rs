@@ -64,11 +64,13 @@ pub enum Construction {
     OppositeNouns,
     /// "Is X imported by more than two modules?": a number compared, declined.
     ComparesANumber,
-    /// "Is X only imported by Y?", "which modules only import X?": who imports, exclusively; declined.
+    /// "Is X only imported by Y?", "which modules only import X?", "…only indirectly?": who imports,
+    /// exclusively; declined.
     OnlyWho,
     /// "What does X import from Y?": the names, as in `from Y import …`; declined.
     NamesFromAModule,
-    /// "What does the module that X imports import?": a relative clause describing a module; declined.
+    /// "What does the module that X imports import?", "the module X imports most, is it in a cycle?": a
+    /// module described by a relation, not named, that the question asks about; declined.
     NestedRelative,
     /// "Which modules import X and are in a cycle?": a cycle as a condition on a relation's modules;
     /// declined.
@@ -82,8 +84,21 @@ pub enum Construction {
     NegatedCycle,
     /// "Which modules import both X and Y?": the modules the two share; declined.
     Common,
+    /// "Which imports which, A or B?", "is there a dependency between A and B?": which way, or either
+    /// way; declined.
+    EitherWay,
+    /// "Does every module import X?", "is X imported by all other modules?": a relation asked of every
+    /// module, which a yes or no about any one does not answer; declined.
+    EveryModule,
     /// "Does X reach Y in two hops?": a number of hops; declined.
     Hops,
+    /// "Are there multiple paths from A to B?", "how many import chains lead from A to B?": paths
+    /// counted; declined.
+    ManyPaths,
+    /// "Are there cycles of length 2?", "how many cycles include X?", "how many modules are in a
+    /// cycle?": cycles chosen by their size, the cycles of a module or the modules in cycles counted;
+    /// declined.
+    CyclesRestricted,
     /// "Where was X defined before?", "when was X first imported?": another time; declined.
     AnotherTime,
     /// "Should X import Y?", "which modules ought to import X?": what should be; declined.
@@ -353,7 +368,8 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("give me shop.pricing's importers and imports", "importers shop/pricing.py | imports shop/pricing.py"),
             ("shop.models: deps, reverse deps?", "imports shop/models.py | importers shop/models.py"),
-            ("What are the fan-out and fan-in of shop.api?", "unsure"),
+            ("What are the fan-out and fan-in of shop.api?", "imports shop/api.py | importers shop/api.py"),
+            ("imports, importers of shop.cart?", "imports shop/cart.py | importers shop/cart.py"),
         ],
     },
     Declared {
@@ -372,6 +388,9 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("Is shop.cart only imported by shop.api?", "unsure"),
             ("which modules only import shop.pricing?", "unsure"),
+            ("is shop.cart only imported by tests?", "unsure"),
+            ("which modules depend on shop.models only indirectly?", "unsure"),
+            ("is shop.models a transitive dependency of shop.api but not a direct one?", "unsure"),
         ],
     },
     Declared {
@@ -389,6 +408,10 @@ pub const DECLARED: &[Declared] = &[
             ("What does the module that shop.api imports import?", "unsure"),
             ("list the importers of the modules which shop.api imports", "unsure"),
             ("is Cart defined in a file which shop.api imports?", "unsure"),
+            ("the module shop.api imports most, is it in a cycle?", "unsure"),
+            ("Is the module that shop.api imports in a cycle?", "unsure"),
+            ("The one imported by shop.api. Who else imports it?", "unsure"),
+            ("The most imported module. Is it in a cycle?", "unsure"),
         ],
     },
     Declared {
@@ -434,11 +457,47 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::EitherWay,
+        effect: Effect::Declines,
+        examples: &[
+            ("is there a dependency between shop.cart and shop.models?", "unsure"),
+            ("which imports which, shop.cart or shop.models?", "unsure"),
+            ("does shop.cart depend on shop.models or the other way round?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::EveryModule,
+        effect: Effect::Declines,
+        examples: &[
+            ("does every module import shop.models?", "unsure"),
+            ("Is shop.models imported by all the other modules?", "unsure"),
+            ("do all files depend on shop.pricing", "unsure"),
+        ],
+    },
+    Declared {
         construction: Construction::Hops,
         effect: Effect::Declines,
         examples: &[
             ("Does shop.api reach shop.models in two hops?", "unsure"),
             ("which modules depend on shop.cart within 3 steps?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::ManyPaths,
+        effect: Effect::Declines,
+        examples: &[
+            ("are there multiple paths from shop.api to shop.models?", "unsure"),
+            ("how many import chains lead from shop.api to shop.pricing", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::CyclesRestricted,
+        effect: Effect::Declines,
+        examples: &[
+            ("are there cycles of length 2?", "unsure"),
+            ("how many cycles include shop.models?", "unsure"),
+            ("any import cycle with more than three modules?", "unsure"),
+            ("how many modules are in a cycle?", "unsure"),
         ],
     },
     Declared {

@@ -299,6 +299,12 @@ fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, V
             reading.set_the_scene(clause);
             continue;
         }
+        if std::mem::take(&mut reading.ranking_described) && clause.asks_more_of_it() {
+            reading.constructions.insert(Construction::NestedRelative);
+            let reason = "refers to a module described by the graph, which only an answer would name";
+            reading.unsure = reading.unsure.take().or(Some(reason.into()));
+            continue;
+        }
         let topic_carried = reading.take_the_scene(&mut clause);
         asked_yet = true;
         clause.topicalize();
@@ -423,6 +429,9 @@ struct Reading {
     no_module: bool,
     /// That clause asked for every edge, naming a package only as where to look.
     every_edge: bool,
+    /// The statement before described a module by a ranking ("The one imported most by X."): a
+    /// question of its cycle, a path or its exports is not what the ranking answers.
+    ranking_described: bool,
 }
 
 impl Reading {
@@ -430,6 +439,14 @@ impl Reading {
     /// and its cycle are carried to the next clause, and it is kept in case a bare follow-up needs it
     /// ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
     fn set_the_scene(&mut self, clause: clause::Clause<'_>) {
+        let described = clause.describes_a_module_only();
+        self.ranking_described = described == Some(true);
+        if clause.saw(Construction::NestedRelative, described == Some(false)) {
+            self.constructions.extend(clause.constructions());
+            let reason = "refers to a module described by the graph, which only an answer would name";
+            self.unsure = self.unsure.take().or(Some(reason.into()));
+            return;
+        }
         if !clause.mentions.is_empty() {
             self.previous_mentions = clause.mentions.clone();
         }

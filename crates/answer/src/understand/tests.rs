@@ -289,7 +289,12 @@ fn modifiers_change_the_part() {
     let tests = part("which tests import shop.cart?");
     assert!(tests.only_tests && !tests.without_tests);
     // Tests as where the importers are looked for restrict the answer too, rather than being dropped.
-    for question in ["what imports shop.cart in tests?", "is shop.pricing imported by tests at all"] {
+    for question in [
+        "what imports shop.cart in tests?",
+        "is shop.pricing imported by tests at all",
+        "how many tests import shop.models?",
+        "does any test depend on shop.pricing?",
+    ] {
         assert!(part(question).only_tests, "{question}");
     }
     assert!(part("which modules import shop.cart, tests excluded").without_tests);
@@ -310,6 +315,10 @@ fn cycles_leaves_definitions_exports() {
     assert_eq!(part("Are there circular imports?").relation, Relation::Cycles);
     assert!(part("how many import cycles are there").count);
     assert_eq!(part("What's the biggest import loop?").relation, Relation::LargestCycle);
+    // One cycle named is counted by its modules; "a cycle" is any of them (declined, `CyclesRestricted`).
+    let largest = part("How many modules are in the largest import cycle?");
+    assert_eq!((largest.relation, largest.count), (Relation::LargestCycle, true));
+    assert!(part("how many modules are in shop.cart's cycle?").count);
     let of = part("Is shop/cart.py part of a cycle?");
     assert_eq!((of.relation, of.yes_no), (Relation::CycleOf, true));
     assert_eq!(part("Does shop.cart end up importing itself?").relation, Relation::CycleOf);
@@ -390,6 +399,12 @@ fn not_sure_goes_to_retrieval() {
         "What imports shop.nothing_here?",
         "What is the least imported module?",
         "Which modules import shop.models only for type checking?",
+        "how many modules import shop.models just for type hints?",
+        "which modules import shop.cart conditionally?",
+        "what does shop.api import at module level?",
+        "does shop.api import requests?",
+        "which python version does shop.api require?",
+        "are there unused imports in shop.api?",
         "Explain the checkout flow",
     ] {
         let understood = parse(question);
@@ -529,11 +544,16 @@ fn behaviour_and_unplaced_english_go_to_retrieval() {
         "Where does `shop.api` cache the results of add_item?",
         // A name governed by a preposition is not the subject of an agentless passive.
         "Which modules must ship with shop/cart.py (directly or indirectly imported)?",
+        // A relation word used as a noun modifies the word after it, which is what is asked for.
+        "what is the import distance between shop.cart and shop.models?",
     ] {
         let understood = parse(question);
         assert!(!understood.complete(), "{question}: {:?}", understood.parts);
     }
     assert_eq!(part("does shop.api depend on shop.cart in any way?").relation, Relation::Reach);
+    // A word that narrows the noun ("the import count") or an aside after a bare noun is no head.
+    assert_eq!(part("what is the importer count of shop.models?").relation, Relation::Importers);
+    assert_eq!(part("what does shop.api import nowadays?").relation, Relation::Imports);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! before it (pronouns, "that cycle", a topic put first), qualifiers it carries ("Leaving out
 //! TYPE_CHECKING imports,"), and whether it is a statement that sets the scene rather than asks.
 
-use super::{AUX, Clause, Mention, PRONOUNS, STARTERS, WH, is_edge};
+use super::{AUX, Clause, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
 use crate::understand::lexicon::{Cue, Hit};
 
 impl Clause<'_> {
@@ -180,6 +180,69 @@ impl Clause<'_> {
             && self.end > self.start
             && self.words[self.end - 1].comma_after
             && !self.words[self.end - 1].question_after
+    }
+
+    /// "The module that X imports, is it in a cycle?", "the most imported module, …", "the file X
+    /// imports most, …": words before `until` that describe a module by the graph without naming it.
+    /// A pronoun after them stands for that module, which only an answer would name, not for the
+    /// names inside the description. "The module X, …" names X (an apposition). `Some(true)` when a
+    /// ranking describes it ("the most imported module").
+    fn describes_a_module(&self, until: usize) -> Option<bool> {
+        const HEADS: &[&str] = &["module", "file", "thing", "one", "package"];
+        let first = (self.start..until).find(|&i| !OPENERS.contains(&self.lower(i)))?;
+        let head = (first..(first + 4).min(until)).find(|&i| HEADS.contains(&self.lower(i)))?;
+        let hits: Vec<&Hit> = self.hits.iter().filter(|h| h.start < until).collect();
+        let graph_word = |h: &Hit| is_edge(h.cue) || matches!(h.cue, Cue::Most | Cue::Least | Cue::Central);
+        // Before the head only an article and words of the graph ("the most imported module").
+        let framed = matches!(self.lower(first), "the" | "a" | "an")
+            && (first + 1..head).all(|i| hits.iter().any(|h| graph_word(h) && h.start <= i && i < h.end));
+        if !framed {
+            return None;
+        }
+        let described_before = head > first + 1;
+        // "the most imported module", "the one imported by the most modules".
+        let ranked = hits.iter().any(|h| matches!(h.cue, Cue::Most | Cue::Least | Cue::Central | Cue::Top));
+        let relative =
+            matches!(self.lower(head + 1), "that" | "which") && hits.iter().any(|h| is_edge(h.cue) && h.start > head);
+        let participle = hits.iter().any(|h| is_edge(h.cue) && h.start == head + 1);
+        // "the module X imports (most)": a name, then its verb with no object after it.
+        let reduced = self.mentions.iter().any(|m| m.index == head + 1)
+            && hits.iter().any(|h| matches!(h.cue, Cue::Verb(_)) && h.start == head + 2)
+            && !self.mentions.iter().any(|m| m.index > head + 2 && m.index < until);
+        (described_before || relative || participle || reduced).then_some(ranked)
+    }
+
+    /// A statement that describes a module by the graph without naming it ("The one imported by X.",
+    /// "The most imported module."): `Some(true)` for a ranking.
+    pub fn describes_a_module_only(&self) -> Option<bool> {
+        self.describes_a_module(self.end)
+    }
+
+    /// "…: is it in a cycle?": a pronoun, and a question of a module that a ranking does not answer
+    /// (its cycle, a path, its exports).
+    pub fn asks_more_of_it(&self) -> bool {
+        self.has_pronoun() && self.hits.iter().any(|h| matches!(h.cue, Cue::Cycle | Cue::Path | Cue::Export))
+    }
+
+    /// "The module that X imports, is it in a cycle?", "the thing X imports most -- is it in one?": a
+    /// module described by the words before a pronoun, and a question of the graph about it after.
+    /// "The most imported module, what is it?" and "…where does it live?" ask for the module, and
+    /// "…how many modules import it?" is what the ranking answers.
+    pub(super) fn refers_to_a_described_module(&self) -> bool {
+        let Some(pronoun) =
+            (self.start..self.end).find(|&i| matches!(self.lower(i), "it" | "its" | "they" | "them" | "their"))
+        else {
+            return false;
+        };
+        let rest = if self.lenient_until > self.start { self.lenient_until.min(pronoun) } else { pronoun };
+        let asked = |h: &&Hit| h.start >= rest;
+        let of_a_module = self.hits.iter().filter(asked).any(|h| matches!(h.cue, Cue::Cycle | Cue::Path | Cue::Export));
+        let edge = self.hits.iter().filter(asked).any(|h| is_edge(h.cue));
+        match self.describes_a_module(pronoun) {
+            Some(true) => of_a_module,
+            Some(false) => of_a_module || edge,
+            None => false,
+        }
     }
 
     /// The cues that qualify a question (runtime only, tests left out), to carry into the next clause.

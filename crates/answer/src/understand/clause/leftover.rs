@@ -53,15 +53,39 @@ impl Clause<'_> {
             .collect()
     }
 
-    /// Whether `word` stands right before a relation word or a preposition and a relation word.
+    /// Whether `word` stands right before a relation word or a preposition and a relation word ("a
+    /// *circle* of imports"), or right after a relation word used as a noun that modifies it ("the
+    /// import *distance* between A and B", "dependency *depth*"): then the question asks for that word.
     pub(super) fn governs_an_import_word(&self, word: &str) -> bool {
         self.range().filter(|&i| self.words[i].lower == word).any(|i| {
             self.hits.iter().any(|h| {
                 is_edge(h.cue)
                     && (h.start == i + 1
-                        || (h.start == i + 2 && matches!(self.lower(i + 1), "of" | "to" | "for" | "from" | "with")))
+                        || (h.start == i + 2 && matches!(self.lower(i + 1), "of" | "to" | "for" | "from" | "with"))
+                        || (h.end == i && self.heads_a_noun_phrase(i))
+                        || (h.end == i && self.asks_of_an_object(h.cue, i)))
             })
         })
+    }
+
+    /// The word at `i` after a relation word heads the phrase the relation word modifies when two
+    /// modules are its own ("the import *distance* between A and B"): no relation runs both ways. With
+    /// "of" one module's may be a measure of the relation ("the import *frequency* of X") or not ("the
+    /// import *time* of X"), which words alone do not tell; in a ranking it names what is ranked.
+    fn heads_a_noun_phrase(&self, i: usize) -> bool {
+        let between = i + 1 < self.end && self.lower(i + 1) == "between";
+        !self.has(Cue::Most) && !self.has(Cue::Top) && between
+    }
+
+    /// "Does X import *yaml*?": a yes or no about one module, whose verb's object is the word at `i`
+    /// after it, not a module. With two modules named, both ends are; a word with a name after it is an
+    /// adverb ("import *straight* from X"); "import *fewer* than 3 modules" compares.
+    fn asks_of_an_object(&self, cue: Cue, i: usize) -> bool {
+        matches!(cue, Cue::Verb(_))
+            && self.mentions.len() == 1
+            && self.lower(i + 1) != "than"
+            && !self.mentions.iter().any(|m| m.index > i)
+            && self.yes_no()
     }
 
     /// "Does X use caching?": an activity (a word in -ing that names nothing) right after "use", where

@@ -41,9 +41,6 @@ impl Clause<'_> {
         if self.saw(Construction::NamesFromAModule, self.names_from_a_module(names)) {
             return Some("asks which names one module imports from another, which the graph does not hold".into());
         }
-        if self.saw(Construction::NestedRelative, self.nested_relative(names)) {
-            return Some("asks about the modules a relative clause describes, which I do not follow".into());
-        }
         None
     }
 
@@ -99,7 +96,9 @@ impl Clause<'_> {
 
     /// Why a question cannot be answered from a snapshot of the graph, if it cannot: it asks about
     /// another time ("where was X defined before?", "when was X first imported?") or what should be
-    /// ("should X import Y?").
+    /// ("should X import Y?"); it counts or restricts what the plainer reading answers
+    /// ([`Clause::restriction`]); or it cannot be answered in one step: a relative clause or the words
+    /// before a pronoun describe the module asked about ("the module X imports most, is it in a cycle?").
     pub(super) fn limit_of_question(&self) -> Option<String> {
         // Not "originally": "where is X originally defined?" asks where it is defined, not re-exported.
         const THEN: &[&str] = &["previously", "formerly", "ago", "yesterday", "historically"];
@@ -121,6 +120,16 @@ impl Clause<'_> {
             || self.range().any(|i| self.modal_of_what_should_be(i));
         if self.saw(Construction::Advice, advice) {
             return Some("asks what should be, which the graph does not say".into());
+        }
+        if let Some(reason) = self.restriction() {
+            return Some(reason.into());
+        }
+        let names: Vec<&Mention> = self.mentions.iter().collect();
+        if self.saw(Construction::NestedRelative, self.nested_relative(&names)) {
+            return Some("asks about the modules a relative clause describes, which I do not follow".into());
+        }
+        if self.saw(Construction::NestedRelative, self.refers_to_a_described_module()) {
+            return Some("refers to a module described by the graph, which only an answer would name".into());
         }
         None
     }
@@ -151,20 +160,54 @@ impl Clause<'_> {
     /// "imported only by"), in the same sentence: who imports. With a word of how in the clause
     /// ("only at runtime", "only inside TYPE_CHECKING", "only directly"), "only" says how.
     fn only_who(&self) -> bool {
-        let how = self.hits.iter().any(|h| {
-            matches!(
-                h.cue,
-                Cue::Runtime | Cue::TypeChecking | Cue::Direct | Cue::Transitive | Cue::Outside | Cue::Tests
-            )
-        });
-        !how && self.range().any(|i| {
-            ONLY.contains(&self.lower(i))
-                && self.hits.iter().any(|h| {
-                    let before = h.start == i + 1;
-                    let after = h.end == i && !self.words[i - 1].boundary_after && !self.words[i - 1].comma_after;
-                    matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (before || after)
+        let how = self
+            .hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Runtime | Cue::TypeChecking | Cue::Direct | Cue::Transitive | Cue::Outside));
+        // "which modules only import X in tests?" restricts to tests; "is X only imported by tests?", a
+        // yes or no, asks whether no other module does.
+        let by_tests = self.has(Cue::Tests) && !self.yes_no();
+        self.only_indirectly()
+            || !(how || by_tests)
+                && self.range().any(|i| {
+                    ONLY.contains(&self.lower(i))
+                        && self.hits.iter().any(|h| {
+                            let before = h.start == i + 1;
+                            let after =
+                                h.end == i && !self.words[i - 1].boundary_after && !self.words[i - 1].comma_after;
+                            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (before || after)
+                        })
                 })
+    }
+
+    /// "which modules depend on X only indirectly?", "…transitively but not directly": the dependents
+    /// that do not import X.
+    fn only_indirectly(&self) -> bool {
+        // "…directly, or only through others?" offers a choice; "even if only indirectly" concedes it;
+        // a negation before it ("not only", "not the ones it gets only through others") denies it.
+        let negated_before = |i: usize| (self.start..i).any(|j| matches!(self.lower(j), "not" | "no" | "never"));
+        let conceded = |i: usize| {
+            (i.saturating_sub(2).max(self.start)..i)
+                .any(|j| matches!(self.lower(j), "or" | "if" | "even" | "albeit" | "though"))
+        };
+        self.range().any(|i| {
+            ONLY.contains(&self.lower(i))
+                && !self.words[i].comma_after
+                && !conceded(i)
+                && !negated_before(i)
+                && self.hits.iter().any(|h| h.cue == Cue::Transitive && h.start == i + 1)
+        }) || self.range().any(|i| {
+            // "not directly", "not a direct one" beside a word of reach ("transitively", "through"):
+            // reached, but not by an import of its own.
+            let negated = self.lower(i) == "not"
+                && matches!(self.lower(self.next_after_an_article(i + 1)), "direct" | "directly");
+            negated && self.hits.iter().any(|h| h.cue == Cue::Transitive && h.end <= i)
         })
+    }
+
+    /// The word at `i`, or after it when it is an article ("not *a* direct one").
+    fn next_after_an_article(&self, i: usize) -> usize {
+        if i < self.end && matches!(self.lower(i), "a" | "an" | "the") { i + 1 } else { i }
     }
 
     /// Python's `from Y import …` asked about: the names imported, not whether a module imports
@@ -211,7 +254,8 @@ impl Clause<'_> {
         (self.start..verb.start).find(|&i| matches!(self.lower(i), "what" | "which"))
     }
 
-    /// "What does the module that X imports import?", "the importers of the modules which X imports":
+    /// "What does the module that X imports import?", "the importers of the modules which X imports",
+    /// "is the module that X imports in a cycle?":
     /// a name inside a relative clause ("that X imports") whose noun is the subject of an auxiliary or
     /// the object of another relation word. "The list of all modules that X depends on" asks for them.
     fn nested_relative(&self, names: &[&Mention]) -> bool {
@@ -231,7 +275,10 @@ impl Clause<'_> {
                 return false;
             }
             let before = i - 1;
-            matches!(self.lower(before), "does" | "do" | "did")
+            // "Is the module that X imports in a cycle?": the subject of an auxiliary opening the question.
+            let aux_first = before == self.first_word() && matches!(self.lower(before), "is" | "are" | "was" | "were");
+            aux_first
+                || matches!(self.lower(before), "does" | "do" | "did")
                 || edge_ends_at(before)
                 || (matches!(self.lower(before), "of" | "by" | "on" | "to" | "from")
                     && before > self.start

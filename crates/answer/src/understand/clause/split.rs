@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use super::{AUX, Clause, Mention, STARTERS, in_a_cycle_after, is_edge};
+use super::{AUX, Clause, Mention, OPENERS, STARTERS, in_a_cycle_after, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 use crate::understand::words::Word;
@@ -32,6 +32,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         clause.saw(Construction::OppositeNouns, clause.asks_on);
     }
     merge_qualifiers(&mut clauses, hits, &clause);
+    names_after_opposite_nouns(&mut clauses);
     // "What are the direct importers of each one: A, B?", "List the importers of the following: A and B.":
     // a clause that asks about modules it refers to without naming one, before a statement of names
     // alone, is about those names.
@@ -72,6 +73,26 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         i += 1;
     }
     clauses
+}
+
+/// "the imports and importers of X": the first of two opposite nouns is asked of the names after the
+/// second; the verb's form that opens "Imports, importers of X?" is read as the noun it is.
+fn names_after_opposite_nouns(clauses: &mut [Clause<'_>]) {
+    for i in 0..clauses.len().saturating_sub(1) {
+        if !clauses[i].asks_on {
+            continue;
+        }
+        let end = clauses[i].end;
+        for hit in clauses[i].hits.iter_mut().filter(|h| h.end == end) {
+            if let Cue::Verb(family) = hit.cue {
+                hit.cue = Cue::NounOut(family);
+            }
+        }
+        if clauses[i].mentions.is_empty() && !clauses[i + 1].mentions.is_empty() {
+            let names = clauses[i + 1].mentions.clone();
+            clauses[i].adopt(names);
+        }
+    }
 }
 
 /// A clause that only qualifies ("Apart from tests,", "Leaving out TYPE_CHECKING imports,", "How many
@@ -201,10 +222,18 @@ fn opposite_nouns(words: &[Word], hits: &[Hit], at: usize) -> bool {
         return false;
     }
     let noun = |h: &&Hit| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_));
-    let Some(before) = hits.iter().filter(noun).find(|h| h.end == at) else { return false };
+    // "Imports, importers of X?": a verb's form opening the question and joined at once to another
+    // word has no subject or object; it is the noun of what a module imports.
+    let first = words.iter().position(|w| !OPENERS.contains(&w.lower.as_str())).unwrap_or(0);
+    let before =
+        hits.iter().filter(|h| noun(h) || matches!(h.cue, Cue::Verb(_))).find(|h| h.end == at).map(|h| match h.cue {
+            Cue::Verb(family) if h.start == first => Cue::NounOut(family),
+            cue => cue,
+        });
+    let Some(before) = before else { return false };
     let after = (at..words.len()).find(|&j| !BETWEEN.contains(&words[j].lower.as_str()));
     let Some(second) = after.and_then(|j| hits.iter().filter(noun).find(|h| h.start == j)) else { return false };
-    matches!((before.cue, second.cue), (Cue::NounIn(_), Cue::NounOut(_)) | (Cue::NounOut(_), Cue::NounIn(_)))
+    matches!((before, second.cue), (Cue::NounIn(_), Cue::NounOut(_)) | (Cue::NounOut(_), Cue::NounIn(_)))
 }
 
 /// "modules that depend on X **and are depended on by** X", "can reach X **and also be reached** from

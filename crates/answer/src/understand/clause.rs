@@ -20,6 +20,7 @@ mod names;
 mod restricted;
 mod split;
 
+pub use self::context::DESCRIBED_MODULE;
 use self::names::Role;
 pub use self::split::split;
 

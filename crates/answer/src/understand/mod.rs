@@ -300,9 +300,7 @@ fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, V
             continue;
         }
         if std::mem::take(&mut reading.ranking_described) && clause.asks_more_of_it() {
-            reading.constructions.insert(Construction::NestedRelative);
-            let reason = "refers to a module described by the graph, which only an answer would name";
-            reading.unsure = reading.unsure.take().or(Some(reason.into()));
+            reading.refers_to_a_described_module();
             continue;
         }
         let topic_carried = reading.take_the_scene(&mut clause);
@@ -438,13 +436,18 @@ impl Reading {
     /// A statement before the question: its names are what later pronouns stand for, its qualifiers
     /// and its cycle are carried to the next clause, and it is kept in case a bare follow-up needs it
     /// ("`models`'s cycle: which modules?", "X pulls in Y somehow. Through what exactly?").
+    /// A question about a module the statement before it described by the graph (`NestedRelative`).
+    fn refers_to_a_described_module(&mut self) {
+        self.constructions.insert(Construction::NestedRelative);
+        self.unsure = self.unsure.take().or(Some(clause::DESCRIBED_MODULE.into()));
+    }
+
     fn set_the_scene(&mut self, clause: clause::Clause<'_>) {
         let described = clause.describes_a_module_only();
         self.ranking_described = described == Some(true);
-        if clause.saw(Construction::NestedRelative, described == Some(false)) {
+        if described == Some(false) {
             self.constructions.extend(clause.constructions());
-            let reason = "refers to a module described by the graph, which only an answer would name";
-            self.unsure = self.unsure.take().or(Some(reason.into()));
+            self.refers_to_a_described_module();
             return;
         }
         if !clause.mentions.is_empty() {

@@ -5,6 +5,15 @@
 use super::{AUX, Clause, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
 use crate::understand::lexicon::{Cue, Hit};
 
+/// Why a question about a module described by the graph, not named, is not answered.
+pub const DESCRIBED_MODULE: &str = "refers to a module described by the graph, which only an answer would name";
+
+/// A question of a module that a ranking describing it does not answer: its cycle, a path, its
+/// exports.
+fn beyond_a_ranking(hit: &Hit) -> bool {
+    matches!(hit.cue, Cue::Cycle | Cue::Path | Cue::Export)
+}
+
 impl Clause<'_> {
     /// Takes over names from another clause, placed where a pronoun stands ("each of them"), else at the
     /// end. A name taken over was said as a name before ("services: importers?"), so it counts as one
@@ -221,7 +230,7 @@ impl Clause<'_> {
     /// "…: is it in a cycle?": a pronoun, and a question of a module that a ranking does not answer
     /// (its cycle, a path, its exports).
     pub fn asks_more_of_it(&self) -> bool {
-        self.has_pronoun() && self.hits.iter().any(|h| matches!(h.cue, Cue::Cycle | Cue::Path | Cue::Export))
+        self.has_pronoun() && self.hits.iter().any(beyond_a_ranking)
     }
 
     /// "The module that X imports, is it in a cycle?", "the thing X imports most -- is it in one?": a
@@ -236,7 +245,7 @@ impl Clause<'_> {
         };
         let rest = if self.lenient_until > self.start { self.lenient_until.min(pronoun) } else { pronoun };
         let asked = |h: &&Hit| h.start >= rest;
-        let of_a_module = self.hits.iter().filter(asked).any(|h| matches!(h.cue, Cue::Cycle | Cue::Path | Cue::Export));
+        let of_a_module = self.hits.iter().filter(asked).any(beyond_a_ranking);
         let edge = self.hits.iter().filter(asked).any(|h| is_edge(h.cue));
         match self.describes_a_module(pronoun) {
             Some(true) => of_a_module,

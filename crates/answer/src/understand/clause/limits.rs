@@ -129,7 +129,7 @@ impl Clause<'_> {
             return Some("asks about the modules a relative clause describes, which I do not follow".into());
         }
         if self.saw(Construction::NestedRelative, self.refers_to_a_described_module()) {
-            return Some("refers to a module described by the graph, which only an answer would name".into());
+            return Some(super::context::DESCRIBED_MODULE.into());
         }
         None
     }

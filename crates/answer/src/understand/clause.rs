@@ -380,6 +380,21 @@ impl Clause<'_> {
         self.unknown_words().is_empty()
     }
 
+    /// "Is the import of X in Y needed?", "which imports in X are unused?": a judgement of an import
+    /// statement (a noun after a determiner), not of a module; "which imports are needed *by* X" is
+    /// X's imports.
+    fn judges_an_import(&self) -> bool {
+        const DETERMINERS: &[&str] = &["the", "an", "this", "that", "these", "those", "which", "what", "its", "their"];
+        const JUDGEMENTS: &[&str] =
+            &["needed", "necessary", "unnecessary", "unused", "redundant", "removable", "required", "superfluous"];
+        let import_noun = self.range().find(|&i| {
+            matches!(self.lower(i), "import" | "imports") && i > self.start && DETERMINERS.contains(&self.lower(i - 1))
+        });
+        import_noun.is_some_and(|i| {
+            (i + 1..self.end).any(|j| JUDGEMENTS.contains(&self.lower(j)) && !matches!(self.lower(j + 1), "by" | "for"))
+        })
+    }
+
     /// The word right after "which"/"what" names what is asked for: modules, a count, a cycle… or
     /// something the graph does not hold ("which database", "what arguments").
     fn asks_for_something_else(&self) -> Option<&str> {
@@ -475,6 +490,9 @@ impl Clause<'_> {
         let behaviour = self.hits.iter().any(|h| h.cue == Cue::Behaviour && h.start >= self.lenient_until);
         if behaviour || self.in_a_manner() {
             return Some(Outcome::Unsure("asks how the code behaves, not how modules import each other".into()));
+        }
+        if self.saw(Construction::JudgesAnImport, self.judges_an_import()) {
+            return Some(Outcome::Unsure("asks whether an import is needed, which is how code uses names".into()));
         }
         if let Some(head) = self.asks_for_something_else() {
             return Some(Outcome::Unsure(format!("asks for a {head}, which the import graph does not hold").into()));

@@ -17,6 +17,9 @@ pub enum Construction {
     TagQuestion,
     /// "in a lazy way": how code behaves, not which module imports which.
     InAManner,
+    /// "Is the import of X in Y needed?", "which imports in X are unused?": whether an import statement
+    /// is needed is how code uses names, not which module imports which.
+    JudgesAnImport,
     /// "which database", "what arguments": the head noun after which/what is not something the graph holds.
     AsksForSomethingElse,
     /// "What does X do?", "What does X use Y for?": behaviour or purpose.
@@ -67,7 +70,8 @@ pub enum Construction {
     /// "Is X only imported by Y?", "which modules only import X?", "…only indirectly?": who imports,
     /// exclusively; declined.
     OnlyWho,
-    /// "What does X import from Y?": the names, as in `from Y import …`; declined.
+    /// "What does X import from Y?", "which functions of Y does X use?": the names, as in
+    /// `from Y import …`; declined.
     NamesFromAModule,
     /// "What does the module that X imports import?", "the module X imports most, is it in a cycle?": a
     /// module described by a relation, not named, that the question asks about; declined.
@@ -189,6 +193,14 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("does shop.cart load shop.pricing in a lazy way?", "unsure"),
             ("Is shop.models imported in a thread-safe manner?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::JudgesAnImport,
+        effect: Effect::Declines,
+        examples: &[
+            ("Is the import of shop.models in shop.cart needed?", "unsure"),
+            ("which imports in shop.cart are unused?", "unsure"),
         ],
     },
     Declared {
@@ -399,6 +411,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("What does shop.cart import from shop.pricing?", "unsure"),
             ("which classes does shop.api import from shop.models", "unsure"),
+            ("Which functions of shop.models are used by shop.cart?", "unsure"),
         ],
     },
     Declared {
@@ -454,6 +467,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("Which modules import both shop.cart and shop.pricing?", "unsure"),
             ("what do shop.api and shop.cart both import", "unsure"),
+            ("What imports do shop.cart and shop.api have in common?", "unsure"),
         ],
     },
     Declared {

@@ -722,7 +722,8 @@ fn qualifying_imports(words: &[Word], hits: &mut [Hit]) {
     }
 }
 
-/// "imports" after a determiner, a possessive or a describing word, or before "of", is a noun.
+/// "imports" after a determiner, a possessive or a describing word, before "of", or between "which"
+/// and an auxiliary, is a noun.
 fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
     // Words before a noun: a determiner, a possessive, a preposition or a describing word.
     const BEFORE_A_NOUN: &str = "through via by the its their his her our my your direct indirect transitive \
@@ -743,7 +744,19 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
             let described = hit.start.checked_sub(2).is_some_and(|i| {
                 matches!(words[i].lower.as_str(), "via" | "through" | "its" | "their" | "whose" | "with")
             });
+            // "Which imports does X have?", "what imports are needed by X?", "how many imports does X
+            // have?": the head noun of a question, with the auxiliary after it ("what imports will
+            // break" keeps the verb: the importers' statements break).
+            let asked = hit.start.checked_sub(1).is_some_and(|i| {
+                matches!(words[i].lower.as_str(), "which" | "what")
+                    || words[i].lower == "many" && i > 0 && words[i - 1].lower == "how"
+            });
+            let heads_a_question = asked
+                && words
+                    .get(hit.end)
+                    .is_some_and(|w| matches!(w.lower.as_str(), "does" | "do" | "did" | "are" | "is" | "were"));
             if of_follows
+                || heads_a_question
                 || described
                 || joined_to_a_noun
                 || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.split_whitespace().any(|w| w == p.lower))

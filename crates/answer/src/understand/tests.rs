@@ -77,6 +77,10 @@ fn direction_comes_from_voice_and_nouns() {
         ("importers of `shop/cart.py`", Relation::Importers),
         ("Which modules have shop.cart as a dependency?", Relation::Importers),
         ("Which modules is shop.cart a dependency of?", Relation::Importers),
+        ("What imports does shop.cart have?", Relation::Imports),
+        ("Which imports are used by shop.cart?", Relation::Imports),
+        ("What imports shop.cart?", Relation::Importers),
+        ("How many imports does shop.cart have?", Relation::Imports),
     ] {
         let part = part(question);
         assert_eq!((part.relation, ids(&part)), (relation, vec![CART]), "{question}");

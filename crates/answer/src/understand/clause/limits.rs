@@ -58,20 +58,24 @@ impl Clause<'_> {
     }
 
     /// "which modules import both X and Y?", "what do X and Y both import?": "both" next to the verb
-    /// asks for what the two share. "the importers for both X and Y" asks about each, and "modules that
-    /// both depend on X and are depended on by X" names one module twice (its cycle).
+    /// asks for what the two share, as "share" and "in common" do. "the importers for both X and Y"
+    /// asks about each, and "modules that both depend on X and are depended on by X" names one module
+    /// twice (its cycle).
     fn common_to_both(&self, names: &[&Mention]) -> bool {
         let mut modules: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
         modules.sort();
         modules.dedup();
+        // "What imports do A and B share?", "…have in common?": not said of a cycle ("share a cycle").
+        let shared =
+            self.range().any(|i| matches!(self.lower(i), "share" | "shared" | "common")) && !self.has(Cue::Cycle);
         modules.len() >= 2
-            && self.range().any(|i| {
-                matches!(self.lower(i), "both" | "all")
-                    && self
-                        .hits
-                        .iter()
-                        .any(|h| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (h.end == i || h.start == i + 1))
-            })
+            && (shared
+                || self.range().any(|i| {
+                    matches!(self.lower(i), "both" | "all")
+                        && self.hits.iter().any(|h| {
+                            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (h.end == i || h.start == i + 1)
+                        })
+                }))
     }
 
     /// "Which modules import X and are in a cycle?", "…but aren't part of a cycle": the cycle is a
@@ -123,6 +127,9 @@ impl Clause<'_> {
         }
         if let Some(reason) = self.restriction() {
             return Some(reason.into());
+        }
+        if self.saw(Construction::NamesFromAModule, self.asks_for_names_used()) {
+            return Some("asks which names one module uses of another, which the graph does not hold".into());
         }
         let names: Vec<&Mention> = self.mentions.iter().collect();
         if self.saw(Construction::NestedRelative, self.nested_relative(&names)) {
@@ -225,6 +232,19 @@ impl Clause<'_> {
             matches!(self.lower(i + 1), "modules" | "module" | "files" | "file" | "packages" | "package")
         });
         from_a_name && subject && asked.is_some() && !asks_for_modules
+    }
+
+    /// "Which functions of X are used by Y?", "what classes does Y use?": names of code asked for with
+    /// a relation of importing or using; the graph holds names only as what a module exports or
+    /// defines.
+    pub(super) fn asks_for_names_used(&self) -> bool {
+        const CODE_NAMES: &[&str] =
+            &["function", "functions", "class", "classes", "method", "methods", "names", "symbol", "symbols"];
+        let asked = self.range().any(|i| {
+            matches!(self.lower(i), "which" | "what")
+                && (i + 1..(i + 3).min(self.end)).any(|j| CODE_NAMES.contains(&self.lower(j)))
+        });
+        asked && !self.hits.iter().any(|h| matches!(h.cue, Cue::Export | Cue::Define))
     }
 
     /// "What can I import from X?": a person importing asks for names, not for modules ("do we import X

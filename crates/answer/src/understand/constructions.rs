@@ -76,8 +76,8 @@ pub enum Construction {
     /// "What does the module that X imports import?", "the module X imports most, is it in a cycle?": a
     /// module described by a relation, not named, that the question asks about; declined.
     NestedRelative,
-    /// "Which modules import X and are in a cycle?": a cycle as a condition on a relation's modules;
-    /// declined.
+    /// "Which modules import X and are in a cycle?", "which of X's imports are in a cycle?": a cycle as
+    /// a condition on a relation's modules; declined.
     CycleAsACondition,
     /// "modules that import nothing and are imported by nothing": neither leaves nor roots; declined.
     NeitherWay,
@@ -434,6 +434,7 @@ pub const DECLARED: &[Declared] = &[
             ("Which modules import shop.cart but aren't in a cycle?", "unsure"),
             ("what does shop.api import and is also part of an import loop", "unsure"),
             ("modules importing shop.models and are part of a cycle", "unsure"),
+            ("Which of shop.cart's imports are in a cycle?", "unsure"),
         ],
     },
     Declared {

@@ -755,8 +755,12 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
                 && words
                     .get(hit.end)
                     .is_some_and(|w| matches!(w.lower.as_str(), "does" | "do" | "did" | "are" | "is" | "were"));
+            // "How many imports come out of X?", "imports going out of X": the ones X makes.
+            let out_of = (hit.end..(hit.end + 3).min(words.len().saturating_sub(1)))
+                .any(|i| words[i].lower == "out" && words[i + 1].lower == "of");
             if of_follows
                 || heads_a_question
+                || out_of
                 || described
                 || joined_to_a_noun
                 || previous.is_some_and(|p| p.possessive || BEFORE_A_NOUN.split_whitespace().any(|w| w == p.lower))

@@ -81,6 +81,7 @@ fn direction_comes_from_voice_and_nouns() {
         ("Which imports are used by shop.cart?", Relation::Imports),
         ("What imports shop.cart?", Relation::Importers),
         ("How many imports does shop.cart have?", Relation::Imports),
+        ("How many imports come out of shop.cart?", Relation::Imports),
     ] {
         let part = part(question);
         assert_eq!((part.relation, ids(&part)), (relation, vec![CART]), "{question}");

@@ -80,13 +80,22 @@ impl Clause<'_> {
 
     /// "Which modules import X and are in a cycle?", "…but aren't part of a cycle": the cycle is a
     /// condition on the modules a relation gives, in a predicate joined after it.
+    /// So is "which of X's imports are in a cycle?": the modules a relation gives, asked for, then the
+    /// cycle said of them.
     pub(super) fn cycle_as_a_condition(&self) -> bool {
-        self.range().any(|i| {
+        let joined = self.range().any(|i| {
             matches!(self.lower(i), "and" | "but")
                 && (AUX.contains(&self.lower(i + 1)) || self.lower(i + 1) == "be")
                 && in_a_cycle_after(self.words, &self.hits, i + 1)
                 && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= i)
-        })
+        });
+        let asked = |h: &Hit| self.range().any(|i| i < h.start && matches!(self.lower(i), "which" | "what"));
+        let said_of_them = self.range().any(|k| {
+            AUX.contains(&self.lower(k))
+                && in_a_cycle_after(self.words, &self.hits, k)
+                && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= k && asked(h))
+        });
+        joined || said_of_them
     }
 
     /// "in two hops", "3 steps away": a number of hops other than one (one hop is a cue: direct).

@@ -722,8 +722,8 @@ fn qualifying_imports(words: &[Word], hits: &mut [Hit]) {
     }
 }
 
-/// "imports" after a determiner, a possessive or a describing word, before "of", or between "which"
-/// and an auxiliary, is a noun.
+/// "imports" after a determiner, a possessive or a describing word, before "of" or "out of", or
+/// between "which" and an auxiliary, is a noun.
 fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
     // Words before a noun: a determiner, a possessive, a preposition or a describing word.
     const BEFORE_A_NOUN: &str = "through via by the its their his her our my your direct indirect transitive \

@@ -207,6 +207,8 @@ const STARTERS: &[&str] = &[
     "please", "answer", "so",
 ];
 /// The words before a package that make it where to look, and the words allowed between.
+/// The nouns that stand for modules in a question ("every *module*", "which *ones*").
+const MODULE_NOUNS: &[&str] = &["module", "modules", "file", "files", "package", "packages", "one", "ones"];
 const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
 const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
@@ -414,9 +416,8 @@ impl Clause<'_> {
             };
             // "which *python* version does …": a plain word before the head noun and the auxiliary
             // modifies it.
-            const MODULES: &[&str] = &["module", "modules", "file", "files", "package", "packages", "one", "ones"];
             let modifier = is_filler(self.lower(first))
-                && !MODULES.contains(&self.lower(first))
+                && !MODULE_NOUNS.contains(&self.lower(first))
                 && AUX.contains(&self.lower(first + 2));
             let head = if modifier && first + 1 < self.end && !known(first + 1) { first + 1 } else { first };
             let word = &self.words[head];

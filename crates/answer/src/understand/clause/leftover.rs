@@ -71,7 +71,8 @@ impl Clause<'_> {
     /// The word at `i` after a relation word heads the phrase the relation word modifies when two
     /// modules are its own ("the import *distance* between A and B"): no relation runs both ways. With
     /// "of" one module's may be a measure of the relation ("the import *frequency* of X") or not ("the
-    /// import *time* of X"), which words alone do not tell; in a ranking it names what is ranked.
+    /// import *time* of X"), which this position alone does not tell (the measures that are not, such
+    /// as "import time of", are behaviour phrases of the lexicon); in a ranking it names what is ranked.
     fn heads_a_noun_phrase(&self, i: usize) -> bool {
         let between = i + 1 < self.end && self.lower(i + 1) == "between";
         !self.has(Cue::Most) && !self.has(Cue::Top) && between

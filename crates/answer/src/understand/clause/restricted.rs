@@ -4,7 +4,7 @@
 //! were answered as the plainer question ("are there multiple paths from A to B?" as whether A reaches
 //! B, "how many cycles include X?" as the size of X's cycle), stated as facts about what was asked.
 
-use super::{Clause, Cue, Hit, SCOPE};
+use super::{Clause, Cue, Hit, MODULE_NOUNS, SCOPE};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -141,7 +141,6 @@ impl Clause<'_> {
     /// "Does every module import X?", "is X imported by all other modules?", "…used everywhere?": a
     /// universal quantifier over modules ("at all" is not one).
     fn of_every_module(&self) -> bool {
-        const NOUNS: &[&str] = &["module", "modules", "file", "files", "package", "packages", "one", "ones"];
         const BETWEEN: &[&str] = &["the", "other", "of", "our", "its", "their", "these", "those", "remaining"];
         // The subject after the opening auxiliary ("does every module …") or the agent after "by";
         // "can you find every module that …" asks for them.
@@ -152,7 +151,7 @@ impl Clause<'_> {
             "everything" | "everyone" | "everybody" => subject_or_agent(i) && !self.covered(i),
             "every" | "all" | "each" => {
                 let noun = (i + 1..self.end).find(|&j| !BETWEEN.contains(&self.lower(j)));
-                subject_or_agent(i) && noun.is_some_and(|j| NOUNS.contains(&self.lower(j)))
+                subject_or_agent(i) && noun.is_some_and(|j| MODULE_NOUNS.contains(&self.lower(j)))
             }
             _ => false,
         })

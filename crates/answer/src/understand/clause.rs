@@ -19,6 +19,7 @@ mod limits;
 mod names;
 mod restricted;
 mod split;
+mod tests_asked;
 
 pub use self::context::DESCRIBED_MODULE;
 use self::names::Role;
@@ -1272,17 +1273,7 @@ impl Clause<'_> {
         }
         let tests = self.has(Cue::Tests);
         part.without_tests = self.has(Cue::NonTest) || (tests && self.has(Cue::Exclude));
-        // "which tests import X", "what imports X in tests", "imported by tests", "how many tests",
-        // "does any test": the tests are what is asked for, or where; "re-run tests" is not a restriction.
-        let asks_for_tests = self.hits.iter().any(|h| {
-            h.cue == Cue::Tests
-                && h.start > 0
-                && matches!(
-                    self.lower(h.start - 1),
-                    "which" | "what" | "the" | "in" | "among" | "by" | "many" | "any" | "of"
-                )
-        });
-        part.only_tests = tests && asks_for_tests && !part.without_tests;
+        part.only_tests = tests && !part.without_tests && self.asks_for_tests()?;
         // Leaving out the standard library or third-party packages changes nothing (the graph's edges
         // join the repository's own modules), and "only imports stdlib" is a module without repository
         // imports; any other mention of them is not answered from the graph.

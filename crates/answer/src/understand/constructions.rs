@@ -79,6 +79,13 @@ pub enum Construction {
     /// "Which modules import X and are in a cycle?", "which of X's imports are in a cycle?": a cycle as
     /// a condition on a relation's modules; declined.
     CycleAsACondition,
+    /// "Which importers of X are tests?", "is any importer of X a test?", "do tests import X?": tests
+    /// said of the modules a relation gives, or its subject; those that are tests. "Are all importers
+    /// of X tests?" is declined.
+    TestsSaidOfThem,
+    /// "Which modules imported by X import Y?", "what does X import that depends on Y?": the modules
+    /// one relation gives restricted by a second; declined.
+    TwoRelations,
     /// "modules that import nothing and are imported by nothing": neither leaves nor roots; declined.
     NeitherWay,
     /// "what imports the module that defines Cart?": "defines" in a relative clause describes the
@@ -403,6 +410,8 @@ pub const DECLARED: &[Declared] = &[
             ("is shop.cart only imported by tests?", "unsure"),
             ("which modules depend on shop.models only indirectly?", "unsure"),
             ("is shop.models a transitive dependency of shop.api but not a direct one?", "unsure"),
+            ("Is shop.cart the only importer of shop.pricing?", "unsure"),
+            ("does only shop.cart import shop.pricing?", "unsure"),
         ],
     },
     Declared {
@@ -435,6 +444,29 @@ pub const DECLARED: &[Declared] = &[
             ("what does shop.api import and is also part of an import loop", "unsure"),
             ("modules importing shop.models and are part of a cycle", "unsure"),
             ("Which of shop.cart's imports are in a cycle?", "unsure"),
+            ("Which modules in the import cycle are imported by shop.cart?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::TestsSaidOfThem,
+        effect: Effect::Rereads,
+        examples: &[
+            ("Which importers of shop.models are tests?", "importers shop/models.py only-tests"),
+            ("Is any importer of shop.models a test?", "importers shop/models.py only-tests yes-no"),
+            ("which of the modules shop.cart imports are test modules", "imports shop/cart.py only-tests"),
+            ("do tests import shop.cart?", "importers shop/cart.py only-tests yes-no"),
+            ("Are all importers of shop.models tests?", "unsure"),
+        ],
+    },
+    Declared {
+        construction: Construction::TwoRelations,
+        effect: Effect::Declines,
+        examples: &[
+            ("Which modules imported by shop.api import shop.models?", "unsure"),
+            ("What modules does shop.api import that depend on shop.models?", "unsure"),
+            ("how many modules does shop.cart import that import shop.models", "unsure"),
+            ("Which modules that import shop.models are imported by shop.api?", "unsure"),
+            ("Does shop.api import any module that imports shop.models?", "unsure"),
         ],
     },
     Declared {
@@ -469,6 +501,8 @@ pub const DECLARED: &[Declared] = &[
             ("Which modules import both shop.cart and shop.pricing?", "unsure"),
             ("what do shop.api and shop.cart both import", "unsure"),
             ("What imports do shop.cart and shop.api have in common?", "unsure"),
+            ("Which modules are imported by both shop.cart and shop.api?", "unsure"),
+            ("which module is imported by shop.cart and shop.api both", "unsure"),
         ],
     },
     Declared {
@@ -487,6 +521,7 @@ pub const DECLARED: &[Declared] = &[
             ("does every module import shop.models?", "unsure"),
             ("Is shop.models imported by all the other modules?", "unsure"),
             ("do all files depend on shop.pricing", "unsure"),
+            ("Do all tests import shop.models?", "unsure"),
         ],
     },
     Declared {
@@ -594,6 +629,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("when shop.cart is imported, which modules get loaded, indirectly too?", "dependencies shop/cart.py"),
             ("is shop.models loaded whenever shop.api is imported?", "reach shop/api.py shop/models.py yes-no"),
+            ("When I import shop.api, which modules get loaded transitively?", "dependencies shop/api.py"),
         ],
     },
     Declared {

@@ -728,15 +728,17 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
     // Words before a noun: a determiner, a possessive, a preposition or a describing word.
     const BEFORE_A_NOUN: &str = "through via by the its their his her our my your direct indirect transitive \
         runtime internal any all of whose outgoing own in with first party has have those these such";
-    // "X's importers and imports": joined to a noun of the relation, it is one too.
-    let noun_ends: Vec<usize> =
-        hits.iter().filter(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_))).map(|h| h.end).collect();
+    // "X's importers and imports": joined to a noun of the relation, it is one too…
+    let nouns: Vec<(usize, usize)> =
+        hits.iter().filter(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_))).map(|h| (h.start, h.end)).collect();
+    let joins = |i: usize| words.get(i).is_some_and(|w| matches!(w.lower.as_str(), "and" | "&" | "plus"));
     for hit in hits.iter_mut() {
         let word = &words[hit.start];
         if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "imports" && hit.end == hit.start + 1 {
-            let joined_to_a_noun = hit.start >= 2
-                && matches!(words[hit.start - 1].lower.as_str(), "and" | "&" | "plus")
-                && noun_ends.contains(&(hit.start - 1));
+            // …and "X imports and importers", "X: imports & importers", the other way round.
+            let joined_to_a_noun =
+                (hit.start >= 2 && joins(hit.start - 1) && nouns.iter().any(|&(_, end)| end == hit.start - 1))
+                    || (joins(hit.end) && nouns.iter().any(|&(start, _)| start == hit.end + 1));
             let previous = hit.start.checked_sub(1).map(|i| &words[i]);
             let of_follows = words.get(hit.end).is_some_and(|w| w.lower == "of");
             // "via intermediate imports", "through its own imports": a preposition or determiner

@@ -410,6 +410,9 @@ fn not_sure_goes_to_retrieval() {
         "does shop.api import requests?",
         "which python version does shop.api require?",
         "are there unused imports in shop.api?",
+        "which modules import shop.models under an alias?",
+        "does shop.api import shop.cart with an absolute import?",
+        "who imports shop.models inside a try block?",
         "Explain the checkout flow",
     ] {
         let understood = parse(question);
@@ -417,6 +420,19 @@ fn not_sure_goes_to_retrieval() {
         assert!(understood.unsure.is_some(), "{question}");
     }
     assert_eq!(parse("How does shop.api use shop.models?").linked.len(), 2, "names are kept for the context");
+}
+
+#[test]
+fn a_module_imported_first_is_the_importer() {
+    // A person importing it, or the gerund as a subject: what the rest says is loaded, it imports.
+    assert_eq!(part("When we import shop.api, which other modules get loaded?").relation, Relation::Imports);
+    // The second opinion finds this wording closer to importers and declines rather than read it so.
+    let gerund = parse("Importing shop.api pulls in which modules?");
+    assert!(gerund.parts.iter().all(|p| p.relation == Relation::Imports), "{:?}", gerund.parts);
+    assert_eq!(part("what does importing shop.cart load?").relation, Relation::Imports);
+    // A participle and a progressive are not gerunds: the modules importing X are its importers.
+    assert_eq!(part("Which modules importing shop.api are there?").relation, Relation::Importers);
+    assert_eq!(part("which modules are importing shop.api?").relation, Relation::Importers);
 }
 
 #[test]
@@ -814,6 +830,15 @@ fn declined_constructions_leave_their_near_misses_answered() {
     assert_eq!(part("the list of all modules that shop.api depends on").relation, Relation::Dependencies);
     assert_eq!(part("check that shop.cart isn't in an import cycle").relation, Relation::CycleOf);
     assert_eq!(part("Is shop.pricing imported by at least one module?").relation, Relation::Importers);
+    // Two relations asked as two questions, or two sets listed, not one restricting the other.
+    assert_eq!(parse("Which modules import shop.cart and which import shop.models?").parts.len(), 2);
+    assert_eq!(parse("list the importers of both shop.cart and shop.models").parts.len(), 2);
+    assert_eq!(part("only importers of shop.models, please").relation, Relation::Importers);
+    assert_eq!(
+        parse("two lists: the modules that import shop.cart, the modules that import shop.models").parts.len(),
+        2
+    );
+    assert_eq!(part("Which are the modules that import shop.models?").relation, Relation::Importers);
 }
 
 #[test]

@@ -1,14 +1,15 @@
 //! Questions that read like a simpler one the graph answers, but ask something it does not: a number
 //! compared ("imported by more than two modules?"), "only" about who imports ("is X only imported by
 //! Y?"), the names one module imports from another, a relative clause inside the question ("what does
-//! the module that X imports import?"), modules with neither imports nor importers, and a cycle said
+//! the module that X imports import?"), the modules one relation gives restricted by a second ("which
+//! modules imported by X import Y?"), modules with neither imports nor importers, and a cycle said
 //! with a negation ("a cycle that does not include X"), a comparison ("is X more imported than Y?"), the
 //! modules common to two ("which modules import both X and Y?"), a number of hops, and questions about
 //! another time or about what should be ("where was X defined before?", "should X import Y?"). Each is
 //! noticed and declined with its reason, never answered as the simpler question, whose answer would
 //! read as this one's.
 
-use super::{AUX, Clause, Cue, Hit, Mention, in_a_cycle_after, is_edge};
+use super::{AUX, Clause, Cue, Hit, MODULE_NOUNS, Mention, PRONOUNS, in_a_cycle_after, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::words::number;
 
@@ -58,9 +59,9 @@ impl Clause<'_> {
     }
 
     /// "which modules import both X and Y?", "what do X and Y both import?": "both" next to the verb
-    /// asks for what the two share, as "share" and "in common" do. "the importers for both X and Y"
-    /// asks about each, and "modules that both depend on X and are depended on by X" names one module
-    /// twice (its cycle).
+    /// asks for what the two share, as "share" and "in common" do, and so does "imported by both X and
+    /// Y" or "…by X and Y both". "the importers for both X and Y" asks about each, and "modules that
+    /// both depend on X and are depended on by X" names one module twice (its cycle).
     fn common_to_both(&self, names: &[&Mention]) -> bool {
         let mut modules: Vec<String> = names.iter().filter_map(|m| m.entity()).map(|e| e.id).collect();
         modules.sort();
@@ -68,20 +69,30 @@ impl Clause<'_> {
         // "What imports do A and B share?", "…have in common?": not said of a cycle ("share a cycle").
         let shared =
             self.range().any(|i| matches!(self.lower(i), "share" | "shared" | "common")) && !self.has(Cue::Cycle);
+        let verb = |h: &Hit| matches!(h.cue, Cue::Verb(_) | Cue::Passive(_));
+        // "imported by both X and Y", "imported by X and Y both": "both" after the agent's "by" or after
+        // the last name, with a verb in the clause.
+        let last = names.iter().map(|m| m.index).max();
+        let both_of_the_agents = self.range().any(|i| {
+            self.lower(i) == "both"
+                && ((i > self.start
+                    && self.lower(i - 1) == "by"
+                    && self.hits.iter().any(|h| verb(h) && h.end + 1 == i))
+                    || (last.is_some_and(|l| l + 1 == i) && self.hits.iter().any(verb)))
+        });
         modules.len() >= 2
             && (shared
+                || both_of_the_agents
                 || self.range().any(|i| {
                     matches!(self.lower(i), "both" | "all")
-                        && self.hits.iter().any(|h| {
-                            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (h.end == i || h.start == i + 1)
-                        })
+                        && self.hits.iter().any(|h| verb(h) && (h.end == i || h.start == i + 1))
                 }))
     }
 
     /// "Which modules import X and are in a cycle?", "…but aren't part of a cycle": the cycle is a
     /// condition on the modules a relation gives, in a predicate joined after it.
     /// So is "which of X's imports are in a cycle?": the modules a relation gives, asked for, then the
-    /// cycle said of them.
+    /// cycle said of them; and "which modules in the cycle are imported by X?", the other way round.
     pub(super) fn cycle_as_a_condition(&self) -> bool {
         let joined = self.range().any(|i| {
             matches!(self.lower(i), "and" | "but")
@@ -95,7 +106,18 @@ impl Clause<'_> {
                 && in_a_cycle_after(self.words, &self.hits, k)
                 && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= k && asked(h))
         });
-        joined || said_of_them
+        // "Which modules in the import cycle are imported by X?": the cycle said of the modules asked
+        // for first, right after their noun, then a relation.
+        let said_first = self.hits.iter().filter(|c| c.cue == Cue::Cycle).any(|c| {
+            let noun = (c.start.saturating_sub(3).max(self.start + 1)..c.start)
+                .find(|&k| matches!(self.lower(k), "in" | "of" | "from") && MODULE_NOUNS.contains(&self.lower(k - 1)));
+            // The relation is of a module named after it: "which modules in the cycle import each
+            // other?" asks for the cycle.
+            let relation = self.hits.iter().find(|h| is_edge(h.cue) && h.start >= c.end);
+            noun.is_some_and(|k| self.range().any(|i| i < k && matches!(self.lower(i), "which" | "what")))
+                && relation.is_some_and(|h| self.mentions.iter().any(|m| m.index >= h.end))
+        });
+        joined || said_of_them || said_first
     }
 
     /// "in two hops", "3 steps away": a number of hops other than one (one hop is a cue: direct).
@@ -147,7 +169,56 @@ impl Clause<'_> {
         if self.saw(Construction::NestedRelative, self.refers_to_a_described_module()) {
             return Some(super::context::DESCRIBED_MODULE.into());
         }
+        if self.saw(Construction::TwoRelations, self.restricted_by_a_second_relation()) {
+            return Some("asks for the modules two relations give at once, which I do not intersect".into());
+        }
         None
+    }
+
+    /// "Which modules imported by X import Y?", "what does X import that depends on Y?", "which
+    /// modules that import Y are imported by X?", "does X import any module that imports Y?": the
+    /// modules one relation gives, restricted by a second one in a relative clause or a participle.
+    /// Either relation alone would be answered as if it were the question. "Which modules import X and
+    /// which import Y?" asks two questions ("and" before the pronoun), and "modules imported by X and
+    /// modules importing X" lists two sets (a module noun before each).
+    fn restricted_by_a_second_relation(&self) -> bool {
+        let edges: Vec<&Hit> = self.hits.iter().filter(|h| is_edge(h.cue)).collect();
+        // Each relation with a module of its own: two modules written as modules, each once, and no
+        // pronoun. "Which modules import X at runtime, i.e. the ones that import it outside
+        // TYPE_CHECKING?" says one relation twice; "lazy" in "the lazy-loading work" is a function's
+        // name, not a module of a relation.
+        let mut modules: Vec<&str> = self.mentions.iter().filter_map(|m| m.module_id()).collect();
+        let named = modules.len();
+        modules.sort_unstable();
+        modules.dedup();
+        if edges.len() < 2 || modules.len() < 2 || modules.len() < named || self.has_word(PRONOUNS) {
+            return false;
+        }
+        // The word before a relation word, past "also" and the like.
+        let before = |h: &Hit| {
+            (self.start..h.start).rev().find(|&i| !matches!(self.lower(i), "also" | "directly" | "themselves"))
+        };
+        // A relative pronoun before the relation word, and the word before it.
+        let pronoun =
+            |h: &Hit| before(h).filter(|&p| p > self.start && matches!(self.lower(p), "that" | "which" | "who"));
+        // Not the question's own "which" or "who", and not after a conjunction or a comma, which start
+        // another question.
+        let relative = |h: &Hit| {
+            pronoun(h).is_some_and(|p| {
+                (p > self.first_word() || self.lower(p) == "that")
+                    && !matches!(self.lower(p - 1), "and" | "or" | "but")
+                    && !self.words[p - 1].comma_after
+            })
+        };
+        // A participle right after a module noun: "modules imported by X".
+        let participle = |h: &Hit| {
+            matches!(h.cue, Cue::Passive(_)) && h.start > self.start && MODULE_NOUNS.contains(&self.lower(h.start - 1))
+        };
+        // Describing a noun of its own, as a relative or a participle: "the modules that import X and
+        // the modules that import Y" lists two sets.
+        let of_its_own_noun =
+            |h: &Hit| participle(h) || pronoun(h).is_some_and(|p| MODULE_NOUNS.contains(&self.lower(p - 1)));
+        edges.iter().any(|h| relative(h) || participle(h)) && edges.iter().any(|g| !of_its_own_noun(g))
     }
 
     /// "which modules *ought to* import X?", "*should* anything depend on X?": a modal of what should be
@@ -173,7 +244,8 @@ impl Clause<'_> {
     }
 
     /// "only" next to the relation word ("is X only imported by Y?", "which modules only import X?",
-    /// "imported only by"), in the same sentence: who imports. With a word of how in the clause
+    /// "imported only by"), before its noun ("the only importer of X") or before its subject ("does
+    /// only X import Y?"), in the same sentence: who imports. With a word of how in the clause
     /// ("only at runtime", "only inside TYPE_CHECKING", "only directly"), "only" says how.
     fn only_who(&self) -> bool {
         let how = self
@@ -183,16 +255,33 @@ impl Clause<'_> {
         // "which modules only import X in tests?" restricts to tests; "is X only imported by tests?", a
         // yes or no, asks whether no other module does.
         let by_tests = self.has(Cue::Tests) && !self.yes_no();
+        // "Is X the only importer of Y?", "Y's only dependency": "only" after a determiner, before a
+        // noun of the relation ("only importers of X, please" asks for just them). "Does only X import
+        // Y?": "only" before the subject of the verb.
+        let determined = |i: usize| {
+            i > self.start && (matches!(self.lower(i - 1), "the" | "its" | "their") || self.words[i - 1].possessive)
+        };
+        let only_noun = |i: usize| {
+            determined(i)
+                && self.hits.iter().any(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)) && h.start == i + 1)
+        };
+        let only_subject = |i: usize| {
+            self.mentions.iter().any(|m| {
+                m.index == i + 1 && self.hits.iter().any(|h| matches!(h.cue, Cue::Verb(_)) && h.start == m.index + 1)
+            })
+        };
         self.only_indirectly()
             || !(how || by_tests)
                 && self.range().any(|i| {
                     ONLY.contains(&self.lower(i))
-                        && self.hits.iter().any(|h| {
-                            let before = h.start == i + 1;
-                            let after =
-                                h.end == i && !self.words[i - 1].boundary_after && !self.words[i - 1].comma_after;
-                            matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (before || after)
-                        })
+                        && (only_noun(i)
+                            || only_subject(i)
+                            || self.hits.iter().any(|h| {
+                                let before = h.start == i + 1;
+                                let after =
+                                    h.end == i && !self.words[i - 1].boundary_after && !self.words[i - 1].comma_after;
+                                matches!(h.cue, Cue::Verb(_) | Cue::Passive(_)) && (before || after)
+                            }))
                 })
     }
 

@@ -199,11 +199,15 @@ impl Clause<'_> {
         self.hits.iter().filter(verb).copied().find(|h| first.index < h.start && h.start < second.index)
     }
 
-    /// The passive import that closes a condition ("when X is imported", "whenever X gets loaded"):
-    /// the index of X, which is loaded first and brings in what the rest of the clause says.
+    /// The passive import that closes a condition ("when X is imported", "whenever X gets loaded"), or
+    /// the active one of a person or a gerund ("when I import X", "importing X …"): the index of X,
+    /// which is loaded first and brings in what the rest of the clause says.
     pub(super) fn condition_of(&self, hit: &Hit) -> Option<usize> {
         const OPENS: &[&str] = &["when", "whenever", "once", "after", "if"];
         const BETWEEN: &[&str] = &["is", "are", "was", "gets", "get", "got", "being", "itself", "first"];
+        if hit.cue == Cue::Verb(Family::Import) {
+            return self.imported_first(hit, OPENS);
+        }
         if !matches!(hit.cue, Cue::Passive(Family::Import)) {
             return None;
         }
@@ -214,6 +218,23 @@ impl Clause<'_> {
                 && (m.index + 1..hit.start).all(|i| BETWEEN.contains(&self.lower(i)))
         })?;
         Some(name.index)
+    }
+
+    /// "When I import X, which modules get loaded?", "importing X pulls in which modules?", "what does
+    /// importing X load?": a person importing X, or the gerund as a subject; the mention of X.
+    fn imported_first(&self, hit: &Hit, opens: &[&str]) -> Option<usize> {
+        let before = |k: usize| if k > self.start { self.lower(k - 1) } else { "" };
+        let person = matches!(before(hit.start), "i" | "we" | "you")
+            && hit.start > self.start
+            && opens.contains(&before(hit.start - 1));
+        let gerund = self.lower(hit.start) == "importing"
+            && (hit.start == self.first_word()
+                || matches!(before(hit.start), "does" | "do" | "did" | "will" | "would" | "can" | "could"));
+        if !(person || gerund) {
+            return None;
+        }
+        let object = if self.lower(hit.end) == "the" { hit.end + 1 } else { hit.end };
+        self.mentions.iter().find(|m| m.index == object).map(|m| m.index)
     }
 
     /// "When X is imported, which modules get loaded?", "Y is loaded whenever X is imported": X,

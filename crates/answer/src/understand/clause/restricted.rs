@@ -151,7 +151,9 @@ impl Clause<'_> {
             "everything" | "everyone" | "everybody" => subject_or_agent(i) && !self.covered(i),
             "every" | "all" | "each" => {
                 let noun = (i + 1..self.end).find(|&j| !BETWEEN.contains(&self.lower(j)));
-                subject_or_agent(i) && noun.is_some_and(|j| MODULE_NOUNS.contains(&self.lower(j)))
+                // "do all tests import X?": the tests are modules too.
+                let tests = |j: usize| self.hits.iter().any(|h| h.cue == Cue::Tests && h.start == j);
+                subject_or_agent(i) && noun.is_some_and(|j| MODULE_NOUNS.contains(&self.lower(j)) || tests(j))
             }
             _ => false,
         })

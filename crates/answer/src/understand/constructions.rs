@@ -67,8 +67,8 @@ pub enum Construction {
     OppositeNouns,
     /// "Is X imported by more than two modules?": a number compared, declined.
     ComparesANumber,
-    /// "Is X only imported by Y?", "which modules only import X?", "…only indirectly?": who imports,
-    /// exclusively; declined.
+    /// "Is X only imported by Y?", "which modules only import X?", "…only indirectly?", "is Y the only
+    /// importer of X?", "does only Y import X?": who imports, exclusively; declined.
     OnlyWho,
     /// "What does X import from Y?", "which functions of Y does X use?": the names, as in
     /// `from Y import …`; declined.
@@ -93,13 +93,14 @@ pub enum Construction {
     DefinesInARelative,
     /// "Is there a cycle that does not include X?": a cycle said with a negation; declined.
     NegatedCycle,
-    /// "Which modules import both X and Y?": the modules the two share; declined.
+    /// "Which modules import both X and Y?", "…imported by both X and Y?": the modules the two share;
+    /// declined.
     Common,
     /// "Which imports which, A or B?", "is there a dependency between A and B?": which way, or either
     /// way; declined.
     EitherWay,
-    /// "Does every module import X?", "is X imported by all other modules?": a relation asked of every
-    /// module, which a yes or no about any one does not answer; declined.
+    /// "Does every module import X?", "is X imported by all other modules?", "do all tests import X?": a
+    /// relation asked of every module, which a yes or no about any one does not answer; declined.
     EveryModule,
     /// "Does X reach Y in two hops?": a number of hops; declined.
     Hops,
@@ -130,7 +131,8 @@ pub enum Construction {
     /// modules of a statement runs the way the statement said, whatever order the names came in.
     ChainAsStated,
     /// "When X is imported, which modules get loaded?": a name a conjunction of time opens and a passive
-    /// import closes is loaded first, the importer of what the main clause says is loaded.
+    /// import closes is loaded first, the importer of what the main clause says is loaded; so is the
+    /// name a person imports after one ("when I import X, …").
     Condition,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
@@ -630,6 +632,7 @@ pub const DECLARED: &[Declared] = &[
             ("when shop.cart is imported, which modules get loaded, indirectly too?", "dependencies shop/cart.py"),
             ("is shop.models loaded whenever shop.api is imported?", "reach shop/api.py shop/models.py yes-no"),
             ("When I import shop.api, which modules get loaded transitively?", "dependencies shop/api.py"),
+            ("If I import shop.cart, is shop.models imported too?", "reach shop/cart.py shop/models.py yes-no"),
         ],
     },
     Declared {

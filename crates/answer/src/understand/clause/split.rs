@@ -57,9 +57,13 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     let mut i = 0;
     while i + 1 < clauses.len() {
         // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
-        // are not the question's.
+        // are not the question's; but a module imported first ("If I import X, is Y loaded too?") is
+        // read with the question, where it is the importer (`condition_of`). "If X imported Y, …"
+        // supposes an import between two.
+        let imported_first =
+            clauses[i].mentions.len() == 1 && clauses[i].hits.iter().any(|h| clauses[i].condition_of(h).is_some());
         let leading = clauses[i].is_context()
-            && !clauses[i].is_condition()
+            && (!clauses[i].is_condition() || imported_first)
             && clauses[i].end > 0
             && words[clauses[i].end - 1].comma_after;
         if leading {

@@ -100,11 +100,12 @@ impl Clause<'_> {
                 && in_a_cycle_after(self.words, &self.hits, i + 1)
                 && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= i)
         });
-        let asked = |h: &Hit| self.range().any(|i| i < h.start && matches!(self.lower(i), "which" | "what"));
+        // "which" or "what" before word `k`: the modules are asked for.
+        let asked_before = |k: usize| self.range().any(|i| i < k && matches!(self.lower(i), "which" | "what"));
         let said_of_them = self.range().any(|k| {
             AUX.contains(&self.lower(k))
                 && in_a_cycle_after(self.words, &self.hits, k)
-                && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= k && asked(h))
+                && self.hits.iter().any(|h| is_edge(h.cue) && h.end <= k && asked_before(h.start))
         });
         // "Which modules in the import cycle are imported by X?": the cycle said of the modules asked
         // for first, right after their noun, then a relation.
@@ -114,8 +115,7 @@ impl Clause<'_> {
             // The relation is of a module named after it: "which modules in the cycle import each
             // other?" asks for the cycle.
             let relation = self.hits.iter().find(|h| is_edge(h.cue) && h.start >= c.end);
-            noun.is_some_and(|k| self.range().any(|i| i < k && matches!(self.lower(i), "which" | "what")))
-                && relation.is_some_and(|h| self.mentions.iter().any(|m| m.index >= h.end))
+            noun.is_some_and(asked_before) && relation.is_some_and(|h| self.mentions.iter().any(|m| m.index >= h.end))
         });
         joined || said_of_them || said_first
     }

@@ -223,13 +223,12 @@ impl Clause<'_> {
     /// "When I import X, which modules get loaded?", "importing X pulls in which modules?", "what does
     /// importing X load?": a person importing X, or the gerund as a subject; the mention of X.
     fn imported_first(&self, hit: &Hit, opens: &[&str]) -> Option<usize> {
-        let before = |k: usize| if k > self.start { self.lower(k - 1) } else { "" };
-        let person = matches!(before(hit.start), "i" | "we" | "you")
+        let person = matches!(self.word_before(hit.start), "i" | "we" | "you")
             && hit.start > self.start
-            && opens.contains(&before(hit.start - 1));
+            && opens.contains(&self.word_before(hit.start - 1));
         let gerund = self.lower(hit.start) == "importing"
             && (hit.start == self.first_word()
-                || matches!(before(hit.start), "does" | "do" | "did" | "will" | "would" | "can" | "could"));
+                || matches!(self.word_before(hit.start), "does" | "do" | "did" | "will" | "would" | "can" | "could"));
         if !(person || gerund) {
             return None;
         }

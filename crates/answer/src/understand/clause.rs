@@ -337,6 +337,8 @@ impl Clause<'_> {
         self.saw(Construction::YesNo, asks_yes_no || whether || yes_no_cue)
             || self.saw(Construction::EllipticalYesNo, elliptical)
             || self.tag_question()
+            // "I think nobody imports X, can you check?": a belief about a named module, to confirm.
+            || self.hits.iter().any(|h| h.cue == Cue::Negation && self.nobody_does(h))
     }
 
     /// A statement turned into a question by a tag after a comma ("…, right?", "…, correct?"), with no
@@ -951,21 +953,59 @@ impl Clause<'_> {
         self.saw(Construction::ExcludesAModule, excludes)
     }
 
-    /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", and
-    /// not one about the asker's mind ("which I didn't expect", "I'm not sure").
+    /// "not", "no", "nothing" not already part of a phrase, not the "not" of "doesn't X import Y?", not
+    /// one about the asker's mind ("which I didn't expect", "I'm not sure"), and not one that negates
+    /// nothing of the question: a contrast, the other answer offered, a belief to confirm.
     fn negation_left(&self) -> bool {
-        self.hits.iter().any(|h| {
-            h.cue == Cue::Negation
-                && !(h.end < self.end && ASKERS_MIND.contains(&self.lower(h.end)))
-                && !(h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
-                && !(self.has(Cue::TypeChecking))
-        })
+        let negates_nothing = |h: &Hit| {
+            (h.end < self.end && ASKERS_MIND.contains(&self.lower(h.end)))
+                || (h.start > self.start && AUX.contains(&self.lower(h.start - 1)) && h.start - 1 == self.first_word())
+                || self.contrast(h)
+                || self.the_other_answer(h)
+                || self.nobody_does(h)
+        };
+        !self.has(Cue::TypeChecking) && self.hits.iter().any(|h| h.cue == Cue::Negation && !negates_nothing(h))
+    }
+
+    /// "Is X imported by anyone or by nobody?", "does anything import X, or is it imported by nobody?":
+    /// in a yes or no question, a negation after "or" offers the other answer; it negates nothing.
+    fn the_other_answer(&self, negation: &Hit) -> bool {
+        let offered = (self.start..negation.start).any(|i| self.lower(i) == "or") && self.yes_no();
+        self.saw(Construction::OtherAnswer, offered)
+    }
+
+    /// "Is it true that nobody imports X?", "tell me if nothing uses X", "I think no module imports X.
+    /// Right?": a negative subject of a verb whose object is named says what the asker believes of
+    /// that module; the answer is the positive question's, which states the fact ("No: A imports X").
+    fn nobody_does(&self, negation: &Hit) -> bool {
+        let subject = matches!(self.lower(negation.start), "nobody" | "nothing" | "none" | "no");
+        let verb = self.hits.iter().find(|h| h.start >= negation.end && h.start <= negation.end + 1);
+        let does = subject
+            && verb.is_some_and(|v| {
+                matches!(v.cue, Cue::Verb(_)) && self.mentions.iter().any(|m| m.strong && m.index >= v.end)
+            });
+        self.saw(Construction::NobodyDoes, does)
+    }
+
+    /// "How many modules import X — module count, not line count?": a negation after a comma or dash
+    /// that sets what is asked against something else, with no relation word or name after it, says
+    /// what kind of answer is wanted; it negates nothing of the question.
+    fn contrast(&self, negation: &Hit) -> bool {
+        let after_a_break = negation.start > self.start
+            && (self.words[negation.start - 1].comma_after
+                || matches!(self.lower(negation.start - 1), "—" | "–" | "-" | "--"));
+        let contrast = after_a_break
+            && negation.end < self.end
+            && !self.hits.iter().any(|h| h.start >= negation.end && h.cue != Cue::Count && h.cue != Cue::Filler)
+            && self.mentions.iter().all(|m| m.index < negation.start);
+        self.saw(Construction::Contrast, contrast)
     }
 
     /// "Which modules does no module import?", "what does nothing import?", "modules that nothing
-    /// imports": the negative word is the subject, after the auxiliary or the relative pronoun and
-    /// before the verb, so the modules asked for are the imported ones. "Which modules don't import
-    /// anything?" and "modules that import nothing" negate the verb or its object instead.
+    /// imports", "modules nobody imports": the negative word is the subject, after the auxiliary, the
+    /// relative pronoun or the noun it describes and before the verb, so the modules asked for are the
+    /// imported ones. "Which modules don't import anything?" and "modules that import nothing" negate
+    /// the verb or its object instead.
     fn negative_subject(&self, edge: Option<Hit>) -> bool {
         let Some(verb) = edge.filter(|h| matches!(h.cue, Cue::Verb(_))) else {
             return false;
@@ -975,7 +1015,9 @@ impl Clause<'_> {
                 && h.end <= verb.start
                 && h.start > self.start
                 && matches!(self.lower(h.start), "no" | "nothing" | "none" | "nobody")
-                && matches!(self.lower(h.start - 1), "does" | "do" | "did" | "that" | "which")
+                && (matches!(self.lower(h.start - 1), "does" | "do" | "did" | "that" | "which")
+                    || MODULE_NOUNS.contains(&self.lower(h.start - 1)))
+                && self.hits.iter().all(|between| between.start >= verb.start || between.end <= h.start || between == h)
         })
     }
 

@@ -134,6 +134,18 @@ pub enum Construction {
     /// import closes is loaded first, the importer of what the main clause says is loaded; so is the
     /// name a person imports after one ("when I import X, …").
     Condition,
+    /// "For the circular import fix, list the importers of X": a piece of work named first, up to a
+    /// comma, says what the question is for; its words are not the question's.
+    PurposeFirst,
+    /// "Is X imported by anyone or by nobody?": a negation after "or" in a yes or no question offers
+    /// the other answer; it negates nothing.
+    OtherAnswer,
+    /// "Is it true that nobody imports X?", "I think nobody imports X, can you check?": a negative
+    /// subject of a verb whose object is named; the positive yes or no, whose answer states the fact.
+    NobodyDoes,
+    /// "How many modules import X — module count, not line count?": a negation after a break that
+    /// says what kind of answer is wanted; it negates nothing.
+    Contrast,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
@@ -286,6 +298,8 @@ pub const DECLARED: &[Declared] = &[
             ("which modules don't import anything?", "leaves"),
             ("which modules are not imported by any module?", "roots"),
             ("which modules does no module import?", "roots"),
+            ("modules nothing imports?", "roots"),
+            ("which files are imported by nobody?", "roots"),
         ],
     },
     Declared {
@@ -469,6 +483,7 @@ pub const DECLARED: &[Declared] = &[
             ("how many modules does shop.cart import that import shop.models", "unsure"),
             ("Which modules that import shop.models are imported by shop.api?", "unsure"),
             ("Does shop.api import any module that imports shop.models?", "unsure"),
+            ("Which of shop/cart.py's imports import shop/models.py?", "unsure"),
         ],
     },
     Declared {
@@ -633,6 +648,43 @@ pub const DECLARED: &[Declared] = &[
             ("is shop.models loaded whenever shop.api is imported?", "reach shop/api.py shop/models.py yes-no"),
             ("When I import shop.api, which modules get loaded transitively?", "dependencies shop/api.py"),
             ("If I import shop.cart, is shop.models imported too?", "reach shop/cart.py shop/models.py yes-no"),
+            ("how does shop.models show up when importing shop.api?", "reach shop/api.py shop/models.py transitive"),
+        ],
+    },
+    Declared {
+        construction: Construction::PurposeFirst,
+        effect: Effect::Reads,
+        examples: &[
+            ("For the circular import fix, list the direct importers of shop.cart.", "importers shop/cart.py"),
+            ("During the cycle cleanup, what does shop.api import?", "imports shop/api.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::OtherAnswer,
+        effect: Effect::Reads,
+        examples: &[
+            ("Is shop.cart imported by anyone or by nobody?", "importers shop/cart.py yes-no"),
+            ("Is shop.cart imported by anything, or is it imported by nobody?", "importers shop/cart.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::NobodyDoes,
+        effect: Effect::Reads,
+        examples: &[
+            ("Is it true that nobody imports shop.cart?", "importers shop/cart.py yes-no"),
+            ("Tell me if nothing imports shop.pricing.", "importers shop/pricing.py yes-no"),
+            ("I think nobody imports shop.cart, can you check?", "importers shop/cart.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::Contrast,
+        effect: Effect::Reads,
+        examples: &[
+            (
+                "How many modules import shop.pricing directly — module count, not line count?",
+                "importers shop/pricing.py count",
+            ),
+            ("how many modules import shop.pricing, not statements?", "importers shop/pricing.py count"),
         ],
     },
     Declared {

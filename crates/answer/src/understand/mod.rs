@@ -695,7 +695,27 @@ fn merge(parts: Vec<Part>) -> Vec<Part> {
 fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
     qualifying_imports(words, &mut hits);
     imports_as_a_noun(words, &mut hits);
+    passive_in_the_base_form(words, &mut hits);
     hits
+}
+
+/// "X is import by who?", "X get use by which modules?", "X import by who?": a verb in its base form
+/// before "by" is the passive its writer meant (a slip of non-native English) when a form of "be" or
+/// "get" comes right before it or an asking word or quantifier right after "by". "What does X import
+/// by default?" keeps its verb.
+fn passive_in_the_base_form(words: &[Word], hits: &mut [Hit]) {
+    const BE: &str = "is are was were be been being get gets got";
+    const AGENT: &str = "who whom which what any anything anyone anybody some something someone other others another";
+    let lower = |i: usize| words.get(i).map_or("", |w: &Word| w.lower.as_str());
+    let one_of = |list: &str, word: &str| list.split_whitespace().any(|w| w == word);
+    for hit in hits.iter_mut() {
+        if let Cue::Verb(family) = hit.cue
+            && lower(hit.end) == "by"
+            && ((hit.start > 0 && one_of(BE, lower(hit.start - 1))) || one_of(AGENT, lower(hit.end + 1)))
+        {
+            hit.cue = Cue::Passive(family);
+        }
+    }
 }
 
 /// The import words that qualify imports rather than ask about them become filler.
@@ -757,11 +777,15 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
                 && words
                     .get(hit.end)
                     .is_some_and(|w| matches!(w.lower.as_str(), "does" | "do" | "did" | "are" | "is" | "were"));
+            // "How many imports in X?", "imports inside X?": the import statements written in X.
+            let written_in = (asked || hit.start == 0)
+                && words.get(hit.end).is_some_and(|w| matches!(w.lower.as_str(), "in" | "inside" | "within"));
             // "How many imports come out of X?", "imports going out of X": the ones X makes.
             let out_of = (hit.end..(hit.end + 3).min(words.len().saturating_sub(1)))
                 .any(|i| words[i].lower == "out" && words[i + 1].lower == "of");
             if of_follows
                 || heads_a_question
+                || written_in
                 || out_of
                 || described
                 || joined_to_a_noun

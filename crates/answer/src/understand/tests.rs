@@ -82,6 +82,16 @@ fn direction_comes_from_voice_and_nouns() {
         ("What imports shop.cart?", Relation::Importers),
         ("How many imports does shop.cart have?", Relation::Imports),
         ("How many imports come out of shop.cart?", Relation::Imports),
+        ("how many imports in shop.cart", Relation::Imports),
+        ("imports inside shop.cart?", Relation::Imports),
+        ("List the modules whose import statements mention shop.cart directly.", Relation::Importers),
+        ("modules whose imports include shop.cart", Relation::Importers),
+        ("shop.cart is import by who?", Relation::Importers),
+        ("shop.cart import by which modules?", Relation::Importers),
+        ("is shop.cart use by anything?", Relation::Importers),
+        ("what does shop.cart import by default?", Relation::Imports),
+        ("shop.cart: imported by which modules?", Relation::Importers),
+        ("shop.cart: who imports?", Relation::Importers),
     ] {
         let part = part(question);
         assert_eq!((part.relation, ids(&part)), (relation, vec![CART]), "{question}");
@@ -508,6 +518,7 @@ fn each_says_every_one_and_the_pronoun_after_it_gives_the_role() {
         ("shop.cart and shop.api, tell me for each who imports it", Relation::Importers),
         ("shop.cart and shop.api: for each, which modules use it?", Relation::Importers),
         ("shop.cart and shop.api. For each of those, what does it pull in?", Relation::Imports),
+        ("for shop.cart and shop.api each, the modules that import it", Relation::Importers),
     ] {
         let understood = parse(question);
         assert!(understood.complete(), "{question}: {:?}", understood.unsure);
@@ -1108,4 +1119,21 @@ fn should_asks_what_should_be_only_of_a_relation() {
     // A person's "should" is about what to do: what a change affects.
     assert_eq!(part("what should I retest if shop.pricing changes?").relation, Relation::Dependents);
     assert_eq!(part("which modules should we expect to break if shop.models changes?").relation, Relation::Dependents);
+}
+
+#[test]
+fn a_change_reaches_what_depends_on_the_changed_module() {
+    let reached = part("which modules would a change to shop.cart reach?");
+    assert_eq!((reached.relation, ids(&reached)), (Relation::Dependents, vec![CART]));
+    let yes_no = part("would a change in shop.models reach shop.api?");
+    assert_eq!((yes_no.relation, ids(&yes_no), yes_no.yes_no), (Relation::Reach, vec![API, MODELS], true));
+}
+
+#[test]
+fn the_test_folder_written_as_a_path_is_the_tests() {
+    for question in ["ignoring tests/, which module is imported most?", "which module is imported most outside tests/?"]
+    {
+        let part = part(question);
+        assert_eq!((part.relation, part.without_tests), (Relation::MostImported, true), "{question}");
+    }
 }

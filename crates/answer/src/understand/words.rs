@@ -213,6 +213,12 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
             let words = ["yes", "no", "and", "or", "true", "false", "import", "export", "imports", "exports"];
             words.contains(&a.to_lowercase().as_str()) && words.contains(&b.to_lowercase().as_str())
         });
+    if let Some(folder) = test_folder(&text) {
+        let mut word = plain(folder, start, start + text.len(), boundary_after);
+        word.comma_after = comma_after;
+        out.push(word);
+        return;
+    }
     if (is_code(&text) || called) && !english_pair {
         let lower = text.to_lowercase();
         out.push(Word {
@@ -238,6 +244,12 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
         word.comma_after = comma_after && last;
         out.push(word);
     }
+}
+
+/// "tests/", "/tests", "tests/**": the test folder written as a path is the word "tests".
+fn test_folder(text: &str) -> Option<&str> {
+    let folder = text.trim_matches(['/', '*']);
+    (text.contains('/') && matches!(folder.to_lowercase().as_str(), "tests" | "test" | "testing")).then_some(folder)
 }
 
 fn plain(text: &str, start: usize, end: usize, boundary_after: bool) -> Word {

@@ -27,7 +27,16 @@ impl Clause<'_> {
                 && self.words[a].lower == "it"
                 && self.words[b].lower == "it"
                 && self.hits.iter().any(|h| is_edge(h.cue) && h.start > a && h.end <= b));
-        let at = |k: usize| if each_its_own { pronouns[k] } else { pronouns.first().copied().unwrap_or(self.end) };
+        // With no pronoun, "X: imported by which modules?" says X first, the passive's subject; "X: who
+        // imports?" leaves the object out, and X stands there, after the verb.
+        let passive_first = self
+            .hits
+            .iter()
+            .filter(|h| is_edge(h.cue))
+            .min_by_key(|h| h.start)
+            .is_some_and(|h| matches!(h.cue, Cue::Passive(_)));
+        let unsaid = if passive_first && self.start > 0 { self.start - 1 } else { self.end };
+        let at = |k: usize| if each_its_own { pronouns[k] } else { pronouns.first().copied().unwrap_or(unsaid) };
         self.mentions =
             mentions.into_iter().enumerate().map(|(k, m)| Mention { index: at(k), strong: true, ..m }).collect();
         self.adopted = true;

@@ -221,13 +221,15 @@ impl Clause<'_> {
     }
 
     /// "When I import X, which modules get loaded?", "importing X pulls in which modules?", "what does
-    /// importing X load?": a person importing X, or the gerund as a subject; the mention of X.
+    /// importing X load?", "Y shows up when importing X": a person importing X, or the gerund as a
+    /// subject or after a condition word; the mention of X.
     fn imported_first(&self, hit: &Hit, opens: &[&str]) -> Option<usize> {
         let person = matches!(self.word_before(hit.start), "i" | "we" | "you")
             && hit.start > self.start
             && opens.contains(&self.word_before(hit.start - 1));
         let gerund = self.lower(hit.start) == "importing"
             && (hit.start == self.first_word()
+                || opens.contains(&self.word_before(hit.start))
                 || matches!(self.word_before(hit.start), "does" | "do" | "did" | "will" | "would" | "can" | "could"));
         if !(person || gerund) {
             return None;
@@ -294,7 +296,10 @@ impl Clause<'_> {
                 None => Role::From,
             },
             Cue::NounOut(_) | Cue::NounIn(_) => {
-                let owner = self.owns_the_noun(mention, have, names);
+                // "the modules whose import statements mention X": the noun is the asked modules'.
+                let whose = (primary.start.saturating_sub(3)..primary.start).any(|i| self.lower(i) == "whose")
+                    && mention.index >= primary.end;
+                let owner = !whose && self.owns_the_noun(mention, have, names);
                 let owner_imports = matches!(primary.cue, Cue::NounOut(_));
                 if owner == owner_imports { Role::From } else { Role::To }
             }
@@ -315,10 +320,30 @@ impl Clause<'_> {
     /// the imported, but for an object pronoun and a person as the subject.
     fn verb_role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
         let before = mention.index < primary.start;
+        // "Y shows up when importing X": the module imported in the condition is the importer.
+        if let Some(first) = self.condition_of(&primary) {
+            self.saw(Construction::Condition, true);
+            return if mention.index == first { Role::From } else { Role::To };
+        }
+        // "Would a change in A reach B?", "how many modules would a change to A reach?": what the
+        // change reaches depends on A.
+        let changed = |m: &Mention| {
+            m.index < primary.start
+                && self.hits.iter().any(|h| {
+                    h.cue == Cue::Change
+                        && (h.end == m.index
+                            || (h.end + 1 == m.index && matches!(self.lower(h.end), "in" | "to" | "of" | "on")))
+                })
+        };
+        if self.lower(primary.start).starts_with("reach") && names.iter().any(|m| changed(m)) {
+            return if changed(mention) { Role::To } else { Role::From };
+        }
         // "Is X dead code, or does something import it?": the pronoun after the verb is X; "for A
-        // and for B, the modules that import them": "them" is both.
+        // and for B, the modules that import them", "for A and B each, the modules that import it":
+        // the pronoun is every one.
         let pronoun = if primary.end < self.end { self.lower(primary.end) } else { "" };
-        let object_pronoun = (pronoun == "them" || (names.len() == 1 && pronoun == "it")) && before;
+        let each = self.has_word(&["each", "respectively"]);
+        let object_pronoun = (pronoun == "them" || ((names.len() == 1 || each) && pronoun == "it")) && before;
         // "Do we import A inside B?": with a person as the subject, the module the import is
         // written in imports. ("Does X import anything in P?" keeps P as what is imported.)
         let person_subject =

@@ -53,6 +53,7 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
     mark_scenes(&mut clauses);
     for clause in &mut clauses {
         clause.frame_in_the_first_person();
+        clause.purpose_first();
     }
     let mut i = 0;
     while i + 1 < clauses.len() {
@@ -75,6 +76,10 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
             continue;
         }
         i += 1;
+    }
+    // A merged clause is cut afresh from the question's cues: its purpose is marked again.
+    for clause in &mut clauses {
+        clause.purpose_first();
     }
     clauses
 }
@@ -146,6 +151,64 @@ fn framed_until(qualifier: &Clause<'_>, into: &Clause<'_>, hits: &[Hit]) -> usiz
 }
 
 impl Clause<'_> {
+    /// "For the circular import fix, list …", "During the cycle cleanup, what imports X?": a piece of
+    /// work named first, up to a comma and before any name, says what the question is for; its cue
+    /// words ("circular import") only frame it.
+    fn purpose_first(&mut self) {
+        const OPENS: &[&str] = &["for", "during", "after", "before", "in"];
+        const DETERMINERS: &[&str] = &["the", "this", "that", "our", "my", "your", "a", "an"];
+        const WORK: &[&str] = &[
+            "fix",
+            "fixes",
+            "refactor",
+            "refactoring",
+            "cleanup",
+            "review",
+            "migration",
+            "pr",
+            "release",
+            "incident",
+            "postmortem",
+            "audit",
+            "upgrade",
+            "rewrite",
+            "work",
+            "ticket",
+            "task",
+            "investigation",
+            "effort",
+            "proposal",
+            "rfc",
+            "doc",
+            "docs",
+            "writeup",
+            "sprint",
+            "patch",
+            "redesign",
+            "change",
+            "split",
+        ];
+        // From the clause's start: a leading clause merged into this one has already moved its
+        // first word past the comma.
+        let Some(first) = (self.start..self.end).find(|&i| !OPENERS.contains(&self.lower(i))) else {
+            return;
+        };
+        if !OPENS.contains(&self.lower(first)) || !DETERMINERS.contains(&self.lower(first + 1)) {
+            return;
+        }
+        let Some(end) = (first + 2..self.end.min(first + 8)).find(|&i| self.words[i].comma_after) else {
+            return;
+        };
+        let framed = WORK.contains(&self.lower(end)) && self.mentions.iter().all(|m| m.index > end);
+        if !self.saw(Construction::PurposeFirst, framed) {
+            return;
+        }
+        for hit in self.hits.iter_mut().filter(|h| first <= h.start && h.start <= end) {
+            hit.cue = Cue::Filler;
+        }
+        self.lenient_until = self.lenient_until.max(end + 1);
+    }
+
     /// "I'm reviewing this PR and want to know which of our modules X pulls in": in a clause opened
     /// in the first person, the words before a verb of finding out and the question word after it
     /// only say why the question is asked; unknown ones there are not held against it.

@@ -210,6 +210,8 @@ const STARTERS: &[&str] = &[
 /// The words before a package that make it where to look, and the words allowed between.
 /// The nouns that stand for modules in a question ("every *module*", "which *ones*").
 const MODULE_NOUNS: &[&str] = &["module", "modules", "file", "files", "package", "packages", "one", "ones"];
+/// The negative words that can be a verb's subject ("nothing imports X", "no module imports X").
+const NEGATIVE_SUBJECTS: &[&str] = &["no", "nothing", "none", "nobody"];
 const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
 const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
@@ -978,7 +980,7 @@ impl Clause<'_> {
     /// Right?": a negative subject of a verb whose object is named says what the asker believes of
     /// that module; the answer is the positive question's, which states the fact ("No: A imports X").
     fn nobody_does(&self, negation: &Hit) -> bool {
-        let subject = matches!(self.lower(negation.start), "nobody" | "nothing" | "none" | "no");
+        let subject = NEGATIVE_SUBJECTS.contains(&self.lower(negation.start));
         let verb = self.hits.iter().find(|h| h.start >= negation.end && h.start <= negation.end + 1);
         let does = subject
             && verb.is_some_and(|v| {
@@ -1014,7 +1016,7 @@ impl Clause<'_> {
             h.cue == Cue::Negation
                 && h.end <= verb.start
                 && h.start > self.start
-                && matches!(self.lower(h.start), "no" | "nothing" | "none" | "nobody")
+                && NEGATIVE_SUBJECTS.contains(&self.lower(h.start))
                 && (matches!(self.lower(h.start - 1), "does" | "do" | "did" | "that" | "which")
                     || MODULE_NOUNS.contains(&self.lower(h.start - 1)))
                 && self.hits.iter().all(|between| between.start >= verb.start || between.end <= h.start || between == h)

@@ -307,10 +307,7 @@ impl Clause<'_> {
             Cue::Upstream => Role::From,
             _ => {
                 // Impact: the module that changes is imported by the ones affected.
-                let changed = self.hits.iter().any(|h| {
-                    h.cue == Cue::Change
-                        && (h.end == mention.index || h.end + 1 == mention.index || h.start == mention.index + 1)
-                }) || preceded_by(&["of", "to"]);
+                let changed = self.changes(mention) || preceded_by(&["of", "to"]);
                 if changed || names.len() == 1 { Role::To } else { Role::From }
             }
         }
@@ -327,14 +324,7 @@ impl Clause<'_> {
         }
         // "Would a change in A reach B?", "how many modules would a change to A reach?": what the
         // change reaches depends on A.
-        let changed = |m: &Mention| {
-            m.index < primary.start
-                && self.hits.iter().any(|h| {
-                    h.cue == Cue::Change
-                        && (h.end == m.index
-                            || (h.end + 1 == m.index && matches!(self.lower(h.end), "in" | "to" | "of" | "on")))
-                })
-        };
+        let changed = |m: &Mention| m.index < primary.start && self.changes(m);
         if self.lower(primary.start).starts_with("reach") && names.iter().any(|m| changed(m)) {
             return if changed(mention) { Role::To } else { Role::From };
         }
@@ -357,6 +347,15 @@ impl Clause<'_> {
         } else {
             Role::To
         }
+    }
+
+    /// Whether `mention` is the module a change word is said of: "a change to X", "editing X", "X
+    /// changes".
+    fn changes(&self, mention: &Mention) -> bool {
+        self.hits.iter().any(|h| {
+            h.cue == Cue::Change
+                && (h.end == mention.index || h.end + 1 == mention.index || h.start == mention.index + 1)
+        })
     }
 
     /// One of `words` right before `mention`, or before "the", "a", "file" or "module" before it.

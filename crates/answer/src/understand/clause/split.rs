@@ -157,37 +157,6 @@ impl Clause<'_> {
     fn purpose_first(&mut self) {
         const OPENS: &[&str] = &["for", "during", "after", "before", "in"];
         const DETERMINERS: &[&str] = &["the", "this", "that", "our", "my", "your", "a", "an"];
-        const WORK: &[&str] = &[
-            "fix",
-            "fixes",
-            "refactor",
-            "refactoring",
-            "cleanup",
-            "review",
-            "migration",
-            "pr",
-            "release",
-            "incident",
-            "postmortem",
-            "audit",
-            "upgrade",
-            "rewrite",
-            "work",
-            "ticket",
-            "task",
-            "investigation",
-            "effort",
-            "proposal",
-            "rfc",
-            "doc",
-            "docs",
-            "writeup",
-            "sprint",
-            "patch",
-            "redesign",
-            "change",
-            "split",
-        ];
         // From the clause's start: a leading clause merged into this one has already moved its
         // first word past the comma.
         let Some(first) = (self.start..self.end).find(|&i| !OPENERS.contains(&self.lower(i))) else {
@@ -199,7 +168,8 @@ impl Clause<'_> {
         let Some(end) = (first + 2..self.end.min(first + 8)).find(|&i| self.words[i].comma_after) else {
             return;
         };
-        let framed = WORK.contains(&self.lower(end)) && self.mentions.iter().all(|m| m.index > end);
+        let framed =
+            WORK.split_whitespace().any(|w| w == self.lower(end)) && self.mentions.iter().all(|m| m.index > end);
         if !self.saw(Construction::PurposeFirst, framed) {
             return;
         }
@@ -235,6 +205,12 @@ impl Clause<'_> {
         }
     }
 }
+
+/// Nouns for a piece of work ("the circular import *fix*", "the cycle *cleanup*"), which a question
+/// can be said to be for.
+const WORK: &str = "fix fixes refactor refactoring cleanup review migration pr release incident postmortem audit \
+    upgrade rewrite work ticket task investigation effort proposal rfc doc docs writeup sprint patch redesign \
+    change split";
 
 /// "I'm trying to untangle X. Which modules …?": a statement in the first person, without a question
 /// mark, before a clause with one, tells why the question is asked.

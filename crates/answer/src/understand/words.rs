@@ -3,6 +3,7 @@
 //! `` `x` ``, `ExecutionEngine`) kept whole and marked, because only those are module or symbol names
 //! for sure (the one rule for that is `strata_core::text::is_code`).
 
+use strata_core::graph_view::TEST_FOLDERS;
 use strata_core::text::is_code;
 
 /// One word of the question.
@@ -246,10 +247,11 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
     }
 }
 
-/// "tests/", "/tests", "tests/**": the test folder written as a path is the word "tests".
+/// "tests/", "/tests", "tests/**": a test folder (the one list of them, `graph_view::TEST_FOLDERS`)
+/// written as a path is the word for the tests.
 fn test_folder(text: &str) -> Option<&str> {
     let folder = text.trim_matches(['/', '*']);
-    (text.contains('/') && matches!(folder.to_lowercase().as_str(), "tests" | "test" | "testing")).then_some(folder)
+    (text.contains('/') && TEST_FOLDERS.contains(&folder.to_lowercase().as_str())).then_some(folder)
 }
 
 fn plain(text: &str, start: usize, end: usize, boundary_after: bool) -> Word {

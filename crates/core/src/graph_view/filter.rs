@@ -12,7 +12,7 @@ pub const DEFAULT_TEST_FILES: [&str; 2] = ["test_*.py", "*_test.py"];
 
 /// Folders whose modules are test code whatever their file names (django's `tests.py` files,
 /// helpers and fixtures next to the tests).
-const TEST_FOLDERS: [&str; 3] = ["tests", "test", "testing"];
+pub const TEST_FOLDERS: [&str; 3] = ["tests", "test", "testing"];
 
 /// When an import runs, which decides whether it is part of the runtime graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

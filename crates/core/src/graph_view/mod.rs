@@ -29,7 +29,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use crate::bundle::Bundle;
 
 pub use cycles::CycleStatus;
-pub use filter::{DEFAULT_TEST_FILES, EdgeKind, Filter, TestModules, Tests};
+pub use filter::{DEFAULT_TEST_FILES, EdgeKind, Filter, TEST_FOLDERS, TestModules, Tests};
 pub use rank::Measure;
 pub use search::{Chain, ChainStep, Direction, Neighbour, Reached};
 pub use wording::{AT_RUNTIME, PACKAGE_INIT, chain_text, cycle_at_runtime, kind_label, only_through, step_note};

@@ -81,7 +81,7 @@ impl Mention {
     }
 
     /// Whether it names a package (its `__init__.py`).
-    fn is_package(&self) -> bool {
+    pub(super) fn is_package(&self) -> bool {
         self.module_id().is_some_and(|id| id.ends_with("__init__.py"))
     }
 
@@ -214,6 +214,8 @@ const MODULE_NOUNS: &[&str] = &["module", "modules", "file", "files", "package",
 const NEGATIVE_SUBJECTS: &[&str] = &["no", "nothing", "none", "nobody"];
 const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
 const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
+/// The asker as subject ("I'm" and "I'd" come split: "i am", "i would").
+const FIRST_PERSON: &[&str] = &["i", "we", "we're", "we'd", "i'll", "we'll", "i've", "we've"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
 
 /// "are (not) (also) in a cycle", "is part of an import loop": after the auxiliary at `aux`, a place in
@@ -323,9 +325,7 @@ impl Clause<'_> {
         // "anything importing api?", "`x` -> imported anywhere?": no question word, a question mark.
         let elliptical = self.end > self.start
             && self.words[self.end - 1].boundary_after
-            && !self.has_word(WH)
-            && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
-            && !self.has(Cue::Count)
+            && self.asks_no_word()
             && (self.has_word(&[
                 "anything",
                 "anyone",
@@ -337,10 +337,31 @@ impl Clause<'_> {
                 "somebody",
             ]) || self.range().any(|i| self.lower(i) == "at" && self.lower(i + 1) == "all"));
         self.saw(Construction::YesNo, asks_yes_no || whether || yes_no_cue)
-            || self.saw(Construction::EllipticalYesNo, elliptical)
+            || self.saw(Construction::EllipticalYesNo, elliptical || self.declared_and_asked(first))
             || self.tag_question()
             // "I think nobody imports X, can you check?": a belief about a named module, to confirm.
             || self.hits.iter().any(|h| h.cue == Cue::Negation && self.nobody_does(h))
+    }
+
+    /// No question word, request or count: a question mark alone makes it a question.
+    fn asks_no_word(&self) -> bool {
+        !self.has_word(WH)
+            && !self.has_word(&["how", "why", "list", "show", "give", "tell", "name", "find", "count"])
+            && !self.has(Cue::Count)
+    }
+
+    /// "X has importers?", "`x` is in a cycle?": a statement that a module has or is something, asked
+    /// with a question mark and no question word. "X is imported by?" still asks by what.
+    fn declared_and_asked(&self, first: Option<usize>) -> bool {
+        let Some(first) = first else { return false };
+        let last = self.end.saturating_sub(1);
+        self.end > first + 2
+            && self.words[last].question_after
+            && self.mentions.iter().any(|m| m.index == first)
+            && (self.hits.iter().any(|h| h.start == first + 1 && h.cue == Cue::Have)
+                || matches!(self.lower(first + 1), "is" | "are" | "was" | "were"))
+            && self.asks_no_word()
+            && !matches!(self.lower(last), "by" | "from" | "of" | "on" | "to" | "in")
     }
 
     /// A statement turned into a question by a tag after a comma ("…, right?", "…, correct?"), with no
@@ -900,7 +921,10 @@ impl Clause<'_> {
             };
             let before = self.word_before(i);
             let rest_of = skipped_of && before == "rest";
-            let in_scope = !skipped_of && SCOPE.contains(&before);
+            // "pulls in shop/__init__.py": the "in" of a phrasal verb is no place.
+            let phrasal =
+                i > self.start && self.hits.iter().any(|h| is_edge(h.cue) && h.start < i - 1 && i - 1 < h.end);
+            let in_scope = !skipped_of && SCOPE.contains(&before) && !phrasal;
             // "Does anything in requests import X?": the importers looked for in the whole project,
             // before the relation (after it, "import anything in P" asks about P).
             let quantified = in_scope
@@ -1160,8 +1184,17 @@ impl Clause<'_> {
             }
             // "modules that both import X and are imported by it": the pronoun is X again, in the other
             // relation.
-            if self
-                .saw(Construction::BothDirections, edges.len() > 1 && self.pronoun_at().is_some_and(|p| p > only.index))
+            // "Which modules does X rely on, including the ones it reaches through others?": the
+            // relation again, widened, in the same role.
+            let widened = roles.len() == 1
+                && edges.windows(2).any(|pair| {
+                    (pair[0].end..pair[1].start).any(|i| matches!(self.lower(i), "including" | "incl" | "even"))
+                });
+            if !self.saw(Construction::Widened, widened)
+                && self.saw(
+                    Construction::BothDirections,
+                    edges.len() > 1 && self.pronoun_at().is_some_and(|p| p > only.index),
+                )
             {
                 return Err("names a module and refers to it again in a second relation".into());
             }
@@ -1227,8 +1260,11 @@ impl Clause<'_> {
         let extent =
             self.has(Cue::Extent) || self.has(Cue::Path) || matches!(self.lower(primary.start), "reach" | "reaches");
         // "reachable from X": everything X reaches, however far.
-        let explicit_transitive =
-            self.has(Cue::Transitive) || self.has(Cue::Upstream) || self.lower(primary.start) == "reachable";
+        // "the forward import closure of X": a closure is every level.
+        let explicit_transitive = self.has(Cue::Transitive)
+            || self.has(Cue::Upstream)
+            || self.lower(primary.start) == "reachable"
+            || (primary.start..primary.end).any(|i| self.lower(i) == "closure");
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
             // "the full reverse dep tree of X": all of a tree a noun names is every level. ("the import
             // tree of X" says no direction: declined below.)

@@ -11,7 +11,8 @@
 pub enum Construction {
     /// An auxiliary first ("does…", "is…"), "whether", or "…if" after a verb of finding out.
     YesNo,
-    /// A statement with a question mark and "any"/"at all" but no question word: a yes or no.
+    /// A statement with a question mark and no question word, with "any"/"at all" or a module said
+    /// to have or be something ("X has importers?"): a yes or no.
     EllipticalYesNo,
     /// A statement turned into a question by a tag after a comma ("…, right?").
     TagQuestion,
@@ -137,6 +138,15 @@ pub enum Construction {
     /// "For the circular import fix, list the importers of X": a piece of work named first, up to a
     /// comma, says what the question is for; its words are not the question's.
     PurposeFirst,
+    /// "What imports X? I want to notify the owners before changing its interface.": a statement in
+    /// the first person after the question, naming and asking nothing, says why; it is not read.
+    PurposeAfter,
+    /// "Before I rename X, does Y depend on it?": "it" in a question that names another module is
+    /// the one module of the framing before it.
+    FramedReferent,
+    /// "Which modules does X rely on, including the ones it reaches through others?": the relation
+    /// said again after "including" or "even", in the same role, widened; one relation.
+    Widened,
     /// "Is X imported by anyone or by nobody?": a negation after "or" in a yes or no question offers
     /// the other answer; it negates nothing.
     OtherAnswer,
@@ -198,6 +208,8 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("anything importing shop.pricing?", "importers shop/pricing.py yes-no"),
             ("shop.models imported at all?", "importers shop/models.py yes-no"),
+            ("shop.cart has importers?", "importers shop/cart.py yes-no"),
+            ("`shop.cart` is in a cycle?", "cycle-of shop/cart.py yes-no"),
         ],
     },
     Declared {
@@ -373,6 +385,7 @@ pub const DECLARED: &[Declared] = &[
         examples: &[
             ("does anything import shop.pricing, and if so, which modules?", "importers shop/pricing.py yes-no"),
             ("Is shop.models imported? If yes, by which ones?", "importers shop/models.py yes-no"),
+            ("What are the most imported modules? Give me the first 2.", "most-imported top 2"),
         ],
     },
     Declared {
@@ -660,6 +673,39 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::PurposeAfter,
+        effect: Effect::Reads,
+        examples: &[
+            (
+                "Which modules import shop.pricing directly? I want to warn the owners before changing its interface.",
+                "importers shop/pricing.py",
+            ),
+            ("What does shop.api import? We plan to split it next sprint.", "imports shop/api.py"),
+        ],
+    },
+    Declared {
+        construction: Construction::FramedReferent,
+        effect: Effect::Reads,
+        examples: &[
+            (
+                "Before I rename shop.pricing, does shop.api depend on it?",
+                "reach shop/api.py shop/pricing.py transitive yes-no",
+            ),
+            ("After we split shop.cart, will shop.api still import it?", "reach shop/api.py shop/cart.py yes-no"),
+        ],
+    },
+    Declared {
+        construction: Construction::Widened,
+        effect: Effect::Reads,
+        examples: &[
+            (
+                "Which modules does shop.models rely on, including the ones it reaches through other modules?",
+                "dependencies shop/models.py",
+            ),
+            ("what does shop.api import, even the modules it reaches indirectly", "dependencies shop/api.py"),
+        ],
+    },
+    Declared {
         construction: Construction::OtherAnswer,
         effect: Effect::Reads,
         examples: &[
@@ -710,9 +756,9 @@ pub const DECLARED: &[Declared] = &[
         construction: Construction::Disputed,
         effect: Effect::Declines,
         examples: &[
-            // The rules read both as the direct imports.
-            ("shop.pricing dependency closure please", "unsure"),
-            ("shop.models dependency closure pls", "unsure"),
+            // The rules read both as the imports of the module named.
+            ("In how many modules does an import of shop.cart appear?", "unsure"),
+            ("In how many modules does an import of shop.pricing appear?", "unsure"),
         ],
     },
     Declared {

@@ -227,6 +227,9 @@ pub(super) fn covers(hits: &[Hit], i: usize) -> bool {
 
 /// Words a phrase may hold anywhere after its first word without changing it: "when the code
 /// *actually* runs" is "when the code runs".
+/// Words of wholeness before a relation noun ("the full reverse deps", "cart full import list").
+pub(super) const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
+
 const INSIDE_A_PHRASE: &[&str] = &["actually", "really", "truly", "ever", "even", "currently"];
 
 /// The cues of `words`, longest phrase first at each position; code words match only code cues
@@ -258,7 +261,36 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
     whole_relation(words, &mut hits);
     whenever_imported(words, &mut hits);
     not_the_other_way(words, &mut hits);
+    imported_somewhere(words, &mut hits);
+    living_in_the_repository(words, &mut hits);
     hits
+}
+
+/// "Counting only modules that live in this repo, …": living in the repository itself says which
+/// modules count (the graph holds no others), not where something is defined.
+fn living_in_the_repository(words: &[Word], hits: &mut [Hit]) {
+    const REPOSITORY: &[&str] = &["repo", "repository", "project", "codebase", "package"];
+    const BETWEEN: &[&str] = &["in", "inside", "within", "this", "the", "our", "your", "my"];
+    for hit in hits.iter_mut().filter(|h| h.cue == Cue::Define) {
+        if !matches!(words[hit.start].lower.as_str(), "live" | "lives") {
+            continue;
+        }
+        let place = (hit.end..words.len()).find(|&i| !BETWEEN.contains(&words[i].lower.as_str()));
+        if place.is_some_and(|i| i > hit.end && REPOSITORY.contains(&words[i].lower.as_str())) {
+            hit.cue = Cue::Filler;
+        }
+    }
+}
+
+/// "Is X imported somewhere?", "X used somewhere?": right after a passive with no agent, "somewhere"
+/// is in some module, not through other modules ("does X depend on Y somewhere down the line?").
+fn imported_somewhere(words: &[Word], hits: &mut [Hit]) {
+    for k in 1..hits.len() {
+        let passive = matches!(hits[k - 1].cue, Cue::Passive(_)) && hits[k - 1].end == hits[k].start;
+        if passive && hits[k].cue == Cue::Transitive && words[hits[k].start].lower == "somewhere" {
+            hits[k].cue = Cue::Filler;
+        }
+    }
 }
 
 /// "they import it directly and not only inside TYPE_CHECKING": "directly and" before "not" sets
@@ -304,7 +336,6 @@ fn whenever_imported(words: &[Word], hits: &mut [Hit]) {
 /// noun reaches past one import. Not before a list ("the full import list", "the full list of
 /// importers"): that is every direct one.
 fn whole_relation(words: &[Word], hits: &mut Vec<Hit>) {
-    const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
     const LISTS: &[&str] = &["list", "set", "statement", "statements", "line", "lines"];
     let wholes: Vec<usize> = hits
         .iter()

@@ -276,7 +276,7 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
 /// The rules' reading of `question`, with the words, cues and names it was read from.
 fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, Vec<Word>, Vec<Hit>, Vec<Mention>) {
     let words = words::words(question);
-    let hits = noun_or_verb(&words, lexicon::cues(&words));
+    let hits = test_word_naming_a_module(&words, noun_or_verb(&words, lexicon::cues(&words)), linker);
     let mentions = mentions(&words, &hits, linker);
     let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
     let clauses = clause::split(&words, &hits, &mentions);
@@ -301,6 +301,10 @@ fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, V
         }
         if std::mem::take(&mut reading.ranking_described) && clause.asks_more_of_it() {
             reading.refers_to_a_described_module();
+            continue;
+        }
+        if asked_yet && clause.states_its_purpose() {
+            reading.constructions.extend(clause.constructions());
             continue;
         }
         let topic_carried = reading.take_the_scene(&mut clause);
@@ -619,6 +623,11 @@ impl Reading {
             Outcome::Empty => {}
             // "…, and if so, which modules?": the previous part again, as a list.
             Outcome::FollowUp => match self.parts.last_mut() {
+                // "Rank the modules by importers and give me the first 3": how many of the ranking.
+                Some(last) if last.relation.is_ranking() && clause.stated_number().is_some() => {
+                    self.constructions.insert(Construction::FollowUp);
+                    last.top = clause.stated_number();
+                }
                 Some(last) => {
                     self.constructions.insert(Construction::FollowUp);
                     last.yes_no |= clause.if_so();
@@ -696,7 +705,31 @@ fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
     qualifying_imports(words, &mut hits);
     imports_as_a_noun(words, &mut hits);
     passive_in_the_base_form(words, &mut hits);
+    a_particular_import(words, &mut hits);
     hits
+}
+
+/// "Before I delete this import, …", "is that import needed?": "import" after "this", or after "that"
+/// with no object ("modules that import X" is a relative clause), is one import statement the asker
+/// has in mind, not the relation asked about.
+fn a_particular_import(words: &[Word], hits: &mut [Hit]) {
+    for hit in hits.iter_mut() {
+        let word = &words[hit.start];
+        let no_object = word.boundary_after
+            || word.comma_after
+            || words.get(hit.end).is_some_and(|w| matches!(w.lower.as_str(), "is" | "was" | "line" | "statement"));
+        let demonstrative = hit.start > 0
+            && (words[hit.start - 1].lower == "this" || (words[hit.start - 1].lower == "that" && no_object));
+        let of_follows = words.get(hit.end).is_some_and(|w| matches!(w.lower.as_str(), "of" | "from"));
+        if hit.cue == Cue::Verb(lexicon::Family::Import)
+            && hit.end == hit.start + 1
+            && words[hit.start].lower == "import"
+            && demonstrative
+            && !of_follows
+        {
+            hit.cue = Cue::Filler;
+        }
+    }
 }
 
 /// "X is import by who?", "X get use by which modules?", "X import by who?": a verb in its base form
@@ -795,6 +828,30 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
             }
         }
     }
+}
+
+/// "which modules import testing?", "runtime importers of testing": a word for tests that is the short
+/// name of a module of the index, as the object of an import verb or after "of", ending its clause,
+/// names that module ("which modules import tests under `tests/`" keeps the tests).
+fn test_word_naming_a_module(words: &[Word], mut hits: Vec<Hit>, linker: &EntityLinker<'_>) -> Vec<Hit> {
+    let names_a_module = |k: usize| {
+        let hit = hits[k];
+        let word = &words[hit.start];
+        let object = hit.start > 0
+            && (words[hit.start - 1].lower == "of"
+                || (k > 0 && hits[k - 1].end == hit.start && matches!(hits[k - 1].cue, Cue::Verb(_))));
+        let ends_the_clause = word.boundary_after || word.comma_after || hit.end == words.len();
+        hit.cue == Cue::Tests
+            && hit.end == hit.start + 1
+            && object
+            && ends_the_clause
+            && matches!(linker.link_word(&word.text, true), Some(Linked::Module { .. }))
+    };
+    let named: Vec<usize> = (0..hits.len()).filter(|&k| names_a_module(k)).collect();
+    for k in named.into_iter().rev() {
+        hits.remove(k);
+    }
+    hits
 }
 
 /// Links the words that could name a module or symbol: every code word, and English-looking words

@@ -2,7 +2,8 @@
 //! before it (pronouns, "that cycle", a topic put first), qualifiers it carries ("Leaving out
 //! TYPE_CHECKING imports,"), and whether it is a statement that sets the scene rather than asks.
 
-use super::{AUX, Clause, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
+use super::{AUX, Clause, FIRST_PERSON, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
+use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
 /// Why a question about a module described by the graph, not named, is not answered.
@@ -74,11 +75,14 @@ impl Clause<'_> {
                     | Cue::Negation
             )
         };
-        let about_type_checking = self.has(Cue::TypeChecking) || self.has(Cue::Runtime);
+        // "Leaving out TYPE_CHECKING imports", "Importers under tests shouldn't count": the import
+        // words say which imports are left out.
+        let about_imports_left_out =
+            self.has(Cue::TypeChecking) || self.has(Cue::Runtime) || (self.has(Cue::Tests) && self.has(Cue::Exclude));
         self.mentions.is_empty()
             && !self.hits.is_empty()
             && self.hits.iter().any(|h| !matches!(h.cue, Cue::Filler | Cue::Have | Cue::Negation))
-            && self.hits.iter().all(|h| qualifier(h.cue) || (about_type_checking && is_edge(h.cue)))
+            && self.hits.iter().all(|h| qualifier(h.cue) || (about_imports_left_out && is_edge(h.cue)))
             && !self.has_word(WH)
     }
 
@@ -178,6 +182,19 @@ impl Clause<'_> {
         // A name in the framing ("Before deprecating `X`, …") is not where the question puts it, even
         // when written as code.
         if self.mentions.iter().any(|m| (m.strong && m.index >= self.lenient_until) || self.placed(m)) {
+            // "Before I rename X, does Y depend on it?": the question names another module, so "it"
+            // (not "itself") is the one module of the framing.
+            let framing: Vec<usize> = (0..self.mentions.len())
+                .filter(|&k| self.mentions[k].index < self.lenient_until && self.mentions[k].module.is_some())
+                .collect();
+            let framed_referent =
+                matches!(framing[..], [only] if at >= self.lenient_until && !self.placed(&self.mentions[only]));
+            if self.saw(Construction::FramedReferent, framed_referent)
+                && let [only] = framing[..]
+            {
+                self.mentions[only].index = at;
+                self.mentions.sort_by_key(|m| m.index);
+            }
             return;
         }
         let before: Vec<usize> = (0..self.mentions.len())
@@ -186,6 +203,22 @@ impl Clause<'_> {
         if let [only] = before[..] {
             self.mentions[only].index = at;
         }
+    }
+
+    /// "…? I want to notify the owners before changing its interface.": a statement in the first
+    /// person after the question, naming nothing, asking nothing and qualifying nothing of the graph,
+    /// says why the question is asked ("We only care about runtime imports." still qualifies).
+    pub fn states_its_purpose(&self) -> bool {
+        const ASKING: &[&str] = &["which", "what", "who", "where", "whether", "how", "if"];
+        let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
+        self.saw(
+            Construction::PurposeAfter,
+            FIRST_PERSON.contains(&self.lower(self.first_word()))
+                && !question_mark
+                && self.mentions.is_empty()
+                && !self.range().any(|i| ASKING.contains(&self.lower(i)))
+                && self.hits.iter().all(|h| matches!(h.cue, Cue::Filler | Cue::Change | Cue::Behaviour)),
+        )
     }
 
     /// "If X breaks, …", "If I copy X somewhere, …": a condition that sets the scene for the question

@@ -314,8 +314,9 @@ impl Clause<'_> {
                 && self.hits.iter().any(|h| h.cue == Cue::Transitive && h.start == i + 1)
         }) || self.range().any(|i| {
             // "not directly", "not a direct one" beside a word of reach ("transitively", "through"):
-            // reached, but not by an import of its own.
+            // reached, but not by an import of its own ("even if not directly" concedes it).
             let negated = self.lower(i) == "not"
+                && !conceded(i)
                 && matches!(self.lower(self.next_after_an_article(i + 1)), "direct" | "directly");
             negated && self.hits.iter().any(|h| h.cue == Cue::Transitive && h.end <= i)
         })

@@ -4,7 +4,7 @@
 
 use super::{AUX, Clause, Mention};
 use crate::understand::constructions::Construction;
-use crate::understand::lexicon::{Cue, Family, Hit};
+use crate::understand::lexicon::{Cue, Family, Hit, WHOLE};
 
 /// Words before the place a relation happens in ("an import of A in B").
 const PLACE: &[&str] = &["in", "inside", "within"];
@@ -125,7 +125,7 @@ impl Clause<'_> {
         let previous = mention.index.checked_sub(1);
         mention.possessive
             || previous.is_some_and(|p| BEFORE.contains(&self.lower(p)) || relation_word(p))
-            || relation_word(mention.index + 1)
+            || relation_word(self.past_modifiers(mention.index + 1))
             || AFTER.contains(&self.lower(mention.index + 1))
             || self.owns_the_noun_after(mention)
             || self.marks_start(mention)
@@ -148,14 +148,28 @@ impl Clause<'_> {
     /// relation noun it owns, a word of reach or of run time between. A package before a cycle noun
     /// may say where to look ("db circular dep") rather than which module is in one.
     fn owns_the_noun_after(&self, mention: &Mention) -> bool {
-        let hit_at = |i: usize| self.hits.iter().find(|h| h.start == i);
-        let mut at = mention.index + 1;
-        while let Some(h) = hit_at(at).filter(|h| matches!(h.cue, Cue::Direct | Cue::Transitive | Cue::Runtime)) {
-            at = h.end;
-        }
-        hit_at(at).is_some_and(|h| {
-            matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_)) || (h.cue == Cue::Cycle && !mention.is_package())
+        let at = self.past_modifiers(mention.index + 1);
+        self.hits.iter().find(|h| h.start == at).is_some_and(|h| {
+            matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_) | Cue::Upstream | Cue::Export)
+                || (h.cue == Cue::Cycle && !mention.is_package())
         })
+    }
+
+    /// The first word from `at` past words of reach, run time, count or wholeness ("cart *direct*
+    /// deps", "models *total* dependents", "payments *full* dependency tree", "templating *directly*
+    /// uses").
+    fn past_modifiers(&self, mut at: usize) -> usize {
+        loop {
+            let modifier = self
+                .hits
+                .iter()
+                .find(|h| h.start == at && matches!(h.cue, Cue::Direct | Cue::Transitive | Cue::Runtime | Cue::Count));
+            match modifier {
+                Some(h) => at = h.end,
+                None if at < self.end && !self.covered(at) && WHOLE.contains(&self.lower(at)) => at += 1,
+                None => return at,
+            }
+        }
     }
 
     /// "from A", "starts at A", "starting at A", "A -> B": where a chain begins.
@@ -274,7 +288,15 @@ impl Clause<'_> {
         let preceded_by = |words: &[&str]| self.preceded_by(mention, words);
         // "modules that have X as a dependency": X is what they import. "X has importers" is not that.
         // "Has api any importer?" is the auxiliary, not that construction.
-        let have = self.find(|c| c == Cue::Have).filter(|h| {
+        // "which modules execute an import of X", "modules doing an import of X": a verb of doing
+        // before "an import of X" has it, like "contain".
+        let does = (self.start + 1..primary.start.saturating_sub(1)).find(|&i| {
+            matches!(self.lower(i + 1), "a" | "an")
+                && i + 2 == primary.start
+                && (self.lower(i).starts_with("execut") || (self.lower(i).ends_with("ing") && !self.covered(i)))
+        });
+        let doing = does.map(|i| Hit { cue: Cue::Have, start: i, end: i + 1 });
+        let have = self.hits.iter().copied().find(|h| h.cue == Cue::Have).or(doing).filter(|h| {
             h.start < primary.start
                 && h.start != self.first_word()
                 && ((h.end..primary.start).any(|i| self.lower(i) == "as")

@@ -63,12 +63,12 @@ fn a_question_read_by_resemblance_says_so() {
 
 #[test]
 fn a_reading_the_model_disputes_goes_to_retrieval_and_says_so() {
-    // The rules read "dependency closure" as the direct imports; the back-off's model is all but sure
-    // it asks for every dependency.
-    let answer = ask("shop.pricing dependency closure please");
+    // The rules read "an import of X appear" as X's imports; the back-off's model is all but sure it
+    // asks how many modules import X.
+    let answer = ask("In how many modules does an import of shop.cart appear?");
     assert_ne!(answer["mode"], "structural", "{answer:#}");
     let unsure = answer["understood"]["unsure"].as_str().unwrap();
-    assert!(unsure.starts_with("read as a question of the kind `imports_of`"), "{answer:#}");
+    assert!(unsure.starts_with("read as a question of the kind `count_imports`"), "{answer:#}");
     assert!(answer["notes"].to_string().contains("two readings of the question disagree"), "{answer:#}");
 }
 

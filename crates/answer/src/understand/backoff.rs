@@ -51,9 +51,13 @@ pub(super) fn read(
     // mesh a 3d *domain*?") it is more likely a word of the topic, and the question one for retrieval.
     // Likewise names with nothing the rules saw asked about them ("shop.cart and shop.models.") are a
     // statement unless words of the graph say what about them.
+    // A question with no word of the graph that names no module, class or function for certain
+    // ("Which repositories retry failed payment charges?") asks what the code does: the model, which
+    // reads every question as one of its kinds, must not make it one.
     let nothing_fit = understanding.nothing_fit;
+    let names_code = mentions.iter().any(|m| m.strong && !m.unlinked());
     if !understanding.about_the_graph
-        && (mentions.iter().any(|m| !m.strong) || nothing_fit == Some(NothingFit::NamesOnly))
+        && (!names_code || mentions.iter().any(|m| !m.strong) || nothing_fit == Some(NothingFit::NamesOnly))
     {
         return None;
     }

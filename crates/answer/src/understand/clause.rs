@@ -85,7 +85,7 @@ impl Mention {
         self.module_id().is_some_and(|id| id.ends_with("__init__.py"))
     }
 
-    fn unlinked(&self) -> bool {
+    pub(super) fn unlinked(&self) -> bool {
         self.module.is_none() && self.symbol.is_none()
     }
 }
@@ -214,6 +214,10 @@ const MODULE_NOUNS: &[&str] = &["module", "modules", "file", "files", "package",
 const NEGATIVE_SUBJECTS: &[&str] = &["no", "nothing", "none", "nobody"];
 const SCOPE: &[&str] = &["in", "inside", "within", "across", "throughout"];
 const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
+/// Words that ask: a question word, or "whether"/"if" after a verb of finding out.
+const ASKING: &[&str] = &["which", "what", "who", "where", "whether", "if", "how"];
+/// Forms of "be" that make a statement of what a module is.
+const COPULA: &[&str] = &["is", "are", "was", "were", "be", "being"];
 /// The asker as subject ("I'm" and "I'd" come split: "i am", "i would").
 const FIRST_PERSON: &[&str] = &["i", "we", "we're", "we'd", "i'll", "we'll", "i've", "we've"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];
@@ -359,7 +363,7 @@ impl Clause<'_> {
             && self.words[last].question_after
             && self.mentions.iter().any(|m| m.index == first)
             && (self.hits.iter().any(|h| h.start == first + 1 && h.cue == Cue::Have)
-                || matches!(self.lower(first + 1), "is" | "are" | "was" | "were"))
+                || COPULA.contains(&self.lower(first + 1)))
             && self.asks_no_word()
             && !matches!(self.lower(last), "by" | "from" | "of" | "on" | "to" | "in")
     }

@@ -227,6 +227,9 @@ pub(super) fn covers(hits: &[Hit], i: usize) -> bool {
 
 /// Words a phrase may hold anywhere after its first word without changing it: "when the code
 /// *actually* runs" is "when the code runs".
+/// Words for the repository itself ("the flask repository", "modules that live in this repo").
+pub(super) const REPOSITORY: &[&str] = &["repository", "repo", "project", "codebase", "code", "source"];
+
 /// Words of wholeness before a relation noun ("the full reverse deps", "cart full import list").
 pub(super) const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
 
@@ -269,14 +272,14 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
 /// "Counting only modules that live in this repo, …": living in the repository itself says which
 /// modules count (the graph holds no others), not where something is defined.
 fn living_in_the_repository(words: &[Word], hits: &mut [Hit]) {
-    const REPOSITORY: &[&str] = &["repo", "repository", "project", "codebase", "package"];
     const BETWEEN: &[&str] = &["in", "inside", "within", "this", "the", "our", "your", "my"];
     for hit in hits.iter_mut().filter(|h| h.cue == Cue::Define) {
         if !matches!(words[hit.start].lower.as_str(), "live" | "lives") {
             continue;
         }
         let place = (hit.end..words.len()).find(|&i| !BETWEEN.contains(&words[i].lower.as_str()));
-        if place.is_some_and(|i| i > hit.end && REPOSITORY.contains(&words[i].lower.as_str())) {
+        let whole = |i: usize| REPOSITORY.contains(&words[i].lower.as_str()) || words[i].lower == "package";
+        if place.is_some_and(|i| i > hit.end && whole(i)) {
             hit.cue = Cue::Filler;
         }
     }

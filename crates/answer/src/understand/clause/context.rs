@@ -2,7 +2,7 @@
 //! before it (pronouns, "that cycle", a topic put first), qualifiers it carries ("Leaving out
 //! TYPE_CHECKING imports,"), and whether it is a statement that sets the scene rather than asks.
 
-use super::{AUX, Clause, FIRST_PERSON, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
+use super::{ASKING, AUX, Clause, FIRST_PERSON, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
@@ -209,7 +209,6 @@ impl Clause<'_> {
     /// person after the question, naming nothing, asking nothing and qualifying nothing of the graph,
     /// says why the question is asked ("We only care about runtime imports." still qualifies).
     pub fn states_its_purpose(&self) -> bool {
-        const ASKING: &[&str] = &["which", "what", "who", "where", "whether", "how", "if"];
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
         self.saw(
             Construction::PurposeAfter,

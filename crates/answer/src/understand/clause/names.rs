@@ -4,7 +4,7 @@
 
 use super::{AUX, Clause, Mention};
 use crate::understand::constructions::Construction;
-use crate::understand::lexicon::{Cue, Family, Hit, WHOLE};
+use crate::understand::lexicon::{Cue, Family, Hit, REPOSITORY, WHOLE};
 
 /// Words before the place a relation happens in ("an import of A in B").
 const PLACE: &[&str] = &["in", "inside", "within"];
@@ -46,10 +46,7 @@ impl Clause<'_> {
     pub(super) fn names_the_repository(&self, mention: &Mention) -> bool {
         !mention.text.contains(['.', '/'])
             && !self.words.get(mention.index).is_some_and(|w| w.comma_after)
-            && matches!(
-                self.lower(mention.index + 1),
-                "repository" | "repo" | "project" | "codebase" | "code" | "source"
-            )
+            && REPOSITORY.contains(&self.lower(mention.index + 1))
     }
 
     /// A module, or a class or function defined in exactly one module (standing for that module).

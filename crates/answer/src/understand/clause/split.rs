@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use super::{AUX, Clause, FIRST_PERSON, Mention, OPENERS, STARTERS, in_a_cycle_after, is_edge};
+use super::{ASKING, AUX, Clause, FIRST_PERSON, Mention, OPENERS, STARTERS, in_a_cycle_after, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 use crate::understand::words::Word;
@@ -202,7 +202,6 @@ impl Clause<'_> {
     fn frame_in_the_first_person(&mut self) {
         const FIND_OUT: &[&str] =
             &["know", "wonder", "wondering", "ask", "asking", "understand", "learn", "see", "check", "confirm", "out"];
-        const ASKS: &[&str] = &["which", "what", "who", "where", "whether", "if", "how"];
         // "For the architecture doc I need …": the purpose before the asker only says why.
         let first = self.first_word();
         if self.lower(first) == "for"
@@ -216,7 +215,7 @@ impl Clause<'_> {
             return;
         }
         let question = (self.start + 1..self.end)
-            .find(|&i| ASKS.contains(&self.lower(i)) && FIND_OUT.contains(&self.lower(i - 1)));
+            .find(|&i| ASKING.contains(&self.lower(i)) && FIND_OUT.contains(&self.lower(i - 1)));
         if let Some(at) = question {
             self.lenient_until = self.lenient_until.max(at);
         }

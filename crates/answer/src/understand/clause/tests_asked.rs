@@ -4,11 +4,8 @@
 //! importers of X are tests?", "is any importer of X a test?"). A tests word in none of these places
 //! ("what must I re-run tests for if X changes?") restricts nothing.
 
-use super::{AUX, Clause, Cue, Doubt, Hit, MODULE_NOUNS, is_edge};
+use super::{AUX, COPULA, Clause, Cue, Doubt, Hit, MODULE_NOUNS, is_edge};
 use crate::understand::constructions::Construction;
-
-/// Words that say "is" of a subject: the tests word after one is what the subject is.
-const COPULA: &[&str] = &["is", "are", "was", "were", "be", "being"];
 
 impl Clause<'_> {
     /// Whether the tests are what is asked for; an error when they are said of all the modules a

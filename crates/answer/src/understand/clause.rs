@@ -217,7 +217,7 @@ const SKIPPED: &[&str] = &["the", "whole", "entire", "all", "of"];
 /// Words that ask: a question word, or "whether"/"if" after a verb of finding out.
 const ASKING: &[&str] = &["which", "what", "who", "where", "whether", "if", "how"];
 /// Forms of "be" that make a statement of what a module is.
-const COPULA: &[&str] = &["is", "are", "was", "were", "be", "being"];
+pub(super) const COPULA: &[&str] = &["is", "are", "was", "were", "be", "being"];
 /// The asker as subject ("I'm" and "I'd" come split: "i am", "i would").
 const FIRST_PERSON: &[&str] = &["i", "we", "we're", "we'd", "i'll", "we'll", "i've", "we've"];
 const PRONOUNS: &[&str] = &["it", "them", "they", "its", "their", "itself", "both", "each"];

@@ -598,10 +598,7 @@ impl Reading {
         match self.scene.take() {
             Some(mut part) => {
                 part.yes_no = false;
-                // "Rank modules by importers; give me the first 3.": the follow-up says how many.
-                if part.top.is_some()
-                    && let Some(k) = clause.stated_number()
-                {
+                if let Some(k) = how_many_of_the_ranking(&part, clause) {
                     part.top = Some(k);
                 }
                 self.parts.push(part);
@@ -623,10 +620,9 @@ impl Reading {
             Outcome::Empty => {}
             // "…, and if so, which modules?": the previous part again, as a list.
             Outcome::FollowUp => match self.parts.last_mut() {
-                // "Rank the modules by importers and give me the first 3": how many of the ranking.
-                Some(last) if last.relation.is_ranking() && clause.stated_number().is_some() => {
+                Some(last) if how_many_of_the_ranking(last, clause).is_some() => {
                     self.constructions.insert(Construction::FollowUp);
-                    last.top = clause.stated_number();
+                    last.top = how_many_of_the_ranking(last, clause);
                 }
                 Some(last) => {
                     self.constructions.insert(Construction::FollowUp);
@@ -700,6 +696,12 @@ fn merge(parts: Vec<Part>) -> Vec<Part> {
     merged
 }
 
+/// "Rank modules by importers; give me the first 3.", "What are the most imported modules? Give me
+/// the first 2.": a follow-up of a ranking that states a number says how many.
+fn how_many_of_the_ranking(part: &Part, clause: &clause::Clause<'_>) -> Option<usize> {
+    part.top.and(clause.stated_number())
+}
+
 /// "imports" is a verb ("what imports x") or a noun ("its imports", "x's direct imports").
 fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
     qualifying_imports(words, &mut hits);
@@ -737,14 +739,14 @@ fn a_particular_import(words: &[Word], hits: &mut [Hit]) {
 /// "get" comes right before it or an asking word or quantifier right after "by". "What does X import
 /// by default?" keeps its verb.
 fn passive_in_the_base_form(words: &[Word], hits: &mut [Hit]) {
-    const BE: &str = "is are was were be been being get gets got";
+    let be = |w: &str| clause::COPULA.contains(&w) || matches!(w, "been" | "get" | "gets" | "got");
     const AGENT: &str = "who whom which what any anything anyone anybody some something someone other others another";
     let lower = |i: usize| words.get(i).map_or("", |w: &Word| w.lower.as_str());
     let one_of = |list: &str, word: &str| list.split_whitespace().any(|w| w == word);
     for hit in hits.iter_mut() {
         if let Cue::Verb(family) = hit.cue
             && lower(hit.end) == "by"
-            && ((hit.start > 0 && one_of(BE, lower(hit.start - 1))) || one_of(AGENT, lower(hit.end + 1)))
+            && ((hit.start > 0 && be(lower(hit.start - 1))) || one_of(AGENT, lower(hit.end + 1)))
         {
             hit.cue = Cue::Passive(family);
         }

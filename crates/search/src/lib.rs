@@ -215,8 +215,8 @@ pub async fn update_search_index(
 /// updated). Returns the milliseconds it took.
 async fn write_vectors_file(index_dir: &Path, dimension: usize) -> Result<u64> {
     let clock = Instant::now();
-    let rows = store::ChunkStore::open(index_dir).await?.all_vectors().await?;
-    vectors::write_vectors(index_dir, rows, dimension)?;
+    let store = store::ChunkStore::open(index_dir).await?;
+    vectors::write_vectors(index_dir, store.all_vectors().await?, dimension, store.version())?;
     Ok(elapsed_ms(clock))
 }
 

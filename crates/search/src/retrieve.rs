@@ -192,7 +192,8 @@ impl Retrieval {
     /// chunks' text is most of what a search would read on object storage, and an answer shows about
     /// ten). Hits that already have a text (a module described from the bundle) are left as they are.
     pub async fn read_texts(&mut self, index: &SearchIndex) -> Result<()> {
-        let wanted: Vec<&str> = self.hits.iter().filter(|hit| hit.text.is_empty()).map(|hit| hit.id.as_str()).collect();
+        let wanted: Vec<(&str, Option<u64>)> =
+            self.hits.iter().filter(|hit| hit.text.is_empty()).map(|hit| (hit.id.as_str(), hit.row)).collect();
         if wanted.is_empty() {
             return Ok(());
         }
@@ -322,6 +323,7 @@ fn described_module(bundle: &Bundle, id: &str) -> Option<Hit> {
         line_end: node.n_lines.max(1),
         text,
         score: 0.0,
+        row: None,
     })
 }
 

@@ -5,7 +5,7 @@
 use super::chunks::{Chunk, ChunkKind};
 use super::embed::{Embedder, HashingEmbedder};
 use super::store::{ChunkStore, Hit};
-use super::vectors::VectorColumns;
+use super::vectors::{VectorColumns, write_vectors};
 use super::{PreviousTable, text_hash, update_search_index, write_search_index};
 
 const TEXTS: &[&str] = &[
@@ -84,6 +84,19 @@ async fn same_search_both_ways(dir: &std::path::Path) {
     assert!(fused_compared >= 2, "only {fused_compared} questions without ties");
 }
 
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 /// The search index of `TEXTS` written whole: its folder, chunks and their text hashes.
 async fn written() -> (tempfile::TempDir, Vec<Chunk>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
@@ -98,6 +111,15 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
     let (dir, all, hashes) = written().await;
     same_search_both_ways(dir.path()).await;
 
+    // Rows recorded for another version of the table are not used: the chunks are found by id.
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(dir.path(), copy.path());
+    let store = ChunkStore::open(copy.path()).await.unwrap();
+    let dimension = HashingEmbedder.dimension();
+    write_vectors(copy.path(), store.all_vectors().await.unwrap(), dimension, store.version() + 1).unwrap();
+    assert!(!VectorColumns::open(copy.path()).await.unwrap().unwrap().rows_are_of(store.version()));
+    same_search_both_ways(copy.path()).await;
+
     // Updated in place: one chunk changed, one gone, one new; the file follows the table.
     let mut texts: Vec<&str> = TEXTS[..9].to_vec();
     texts[0] = "def send(request, stream): send the request and stream the response body";
@@ -110,7 +132,7 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
     update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
     let vectors = VectorColumns::open(next.path()).await.unwrap().unwrap();
     let nearest = vectors.nearest(&HashingEmbedder.embed(&["guess the file name"]).await.unwrap()[0], 1).await.unwrap();
-    assert_eq!(nearest[0].0, "code:m9.py:1-2", "the new chunk is in the file");
+    assert_eq!(vectors.ids(&nearest).await.unwrap(), ["code:m9.py:1-2"], "the new chunk is in the file");
     same_search_both_ways(next.path()).await;
 }
 
@@ -124,11 +146,49 @@ async fn the_search_reads_no_text_and_the_texts_asked_for_are_each_chunks_own() 
     let pool = store.search(question, &vector, 5, vectors.as_ref()).await.unwrap();
     assert_eq!(pool.len(), 5);
     assert!(pool.iter().all(|hit| hit.text.is_empty() && !hit.module.is_empty()), "the pool's rows come without text");
-    let ids: Vec<&str> = pool.iter().take(2).map(|hit| hit.id.as_str()).chain(["code:gone.py:1-2"]).collect();
-    let texts = store.texts(&ids).await.unwrap();
+    assert!(pool.iter().all(|hit| hit.row.is_some()), "every hit knows its row: {pool:?}");
+    let wanted: Vec<(&str, Option<u64>)> =
+        pool.iter().take(2).map(|hit| (hit.id.as_str(), hit.row)).chain([("code:gone.py:1-2", None)]).collect();
+    let texts = store.texts(&wanted).await.unwrap();
     assert_eq!(texts.len(), 2, "an id the table does not hold is left out");
     for hit in pool.iter().take(2) {
         let chunk = all.iter().find(|chunk| chunk.id == hit.id).unwrap();
         assert_eq!(texts[&hit.id], chunk.text);
+    }
+    // Rows that hold other chunks (recorded for another version of the table), a row the table does
+    // not have, and no row: each chunk's own text all the same, found by id.
+    let (a, b) = (&pool[0], &pool[1]);
+    let wrong = [(a.id.as_str(), b.row), (b.id.as_str(), Some(1 << 40)), (pool[2].id.as_str(), None)];
+    let texts = store.texts(&wrong).await.unwrap();
+    assert_eq!(texts.len(), 3);
+    for hit in pool.iter().take(3) {
+        let chunk = all.iter().find(|chunk| chunk.id == hit.id).unwrap();
+        assert_eq!(texts[&hit.id], chunk.text, "{}", hit.id);
+    }
+}
+
+/// After an update in place the rows `vectors.parquet` records are the updated table's: each takes
+/// its own chunk.
+#[tokio::test]
+async fn the_rows_the_vectors_file_records_are_the_tables() {
+    let (dir, all, hashes) = written().await;
+    let mut texts: Vec<&str> = TEXTS[1..].to_vec();
+    texts.push("def guess_filename(obj): the name of a file-like object");
+    let fresh = chunks(&texts);
+    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let previous = std::collections::BTreeMap::from_iter(all.iter().map(|c| c.id.clone()).zip(hashes));
+    let next = tempfile::tempdir().unwrap();
+    let table = PreviousTable { index_dir: dir.path(), hashes: &previous };
+    update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
+    let store = ChunkStore::open(next.path()).await.unwrap();
+    let vectors = VectorColumns::open(next.path()).await.unwrap().unwrap();
+    let vector = HashingEmbedder.embed(&["the name of a file"]).await.unwrap().remove(0);
+    assert!(vectors.rows_are_of(store.version()), "the file's rows are of the table it was written from");
+    let nearest = vectors.nearest(&vector, fresh.len()).await.unwrap();
+    assert_eq!(nearest.len(), fresh.len());
+    let taken = store.take_only(&nearest.iter().map(|near| near.row.expect("rows recorded")).collect::<Vec<_>>()).await;
+    for (near, id) in nearest.iter().zip(vectors.ids(&nearest).await.unwrap()) {
+        let chunk = fresh.iter().find(|chunk| chunk.id == id).unwrap();
+        assert_eq!(taken.get(&id), Some(&chunk.text), "row {:?} of {id}", near.row);
     }
 }

@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use arrow_array::{
-    Array, ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, RecordBatchIterator, StringArray, UInt32Array,
+    Array, ArrayRef, BooleanArray, FixedSizeListArray, Float32Array, RecordBatch, RecordBatchIterator, StringArray,
+    UInt32Array, UInt64Array,
 };
 use arrow_schema::{DataType, Field, Schema};
 use futures::TryStreamExt;
@@ -22,7 +23,7 @@ use lancedb::query::{ExecutableQuery, QueryBase, QueryExecutionOptions, Select};
 use lancedb::table::{NewColumnTransform, OptimizeAction};
 
 use super::chunks::{Chunk, ChunkKind};
-use super::vectors::VectorColumns;
+use super::vectors::{Near, VectorColumns};
 
 pub const TABLE_NAME: &str = "chunks";
 pub const LANCEDB_DIR: &str = "lancedb";
@@ -33,6 +34,9 @@ pub struct StoredChunk<'a> {
     pub text_hash: String,
     pub vector: Vec<f32>,
 }
+
+/// The nearest chunks as (chunk id, distance), and the rows of those the full-text half did not find.
+type NearestRows = (Vec<(String, f32)>, HashMap<String, Hit>);
 
 /// One search hit, best first.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +49,9 @@ pub struct Hit {
     pub line_end: u32,
     pub text: String,
     pub score: f32,
+    /// The chunk's row in the table version the search read (`_rowid`), when the search knows it: its
+    /// text is then taken by row, reading only that row, instead of found by a scan of the id column.
+    pub row: Option<u64>,
 }
 
 /// A chunk's row without its vector: the columns the table is created with.
@@ -321,6 +328,8 @@ fn table_schema(dimension: usize) -> Schema {
 /// An opened chunk table.
 pub struct ChunkStore {
     table: lancedb::Table,
+    /// The table's version as opened (what `vectors.parquet`'s rows are checked against).
+    version: u64,
 }
 
 impl ChunkStore {
@@ -334,7 +343,8 @@ impl ChunkStore {
         let table = connection.open_table(TABLE_NAME).execute().await.context("the chunk table is damaged")?;
         // Opening reads only the manifest; a damaged data file shows on the first read.
         table.count_rows(None).await.context("the chunk table is damaged")?;
-        Ok(ChunkStore { table })
+        let version = table.version().await?;
+        Ok(ChunkStore { table, version })
     }
 
     /// Opens the table of an index on object storage at its URI: LanceDB reads the table's manifest
@@ -353,7 +363,8 @@ impl ChunkStore {
             .await
             .with_context(|| format!("{uri} has no readable `{TABLE_NAME}` table"))?;
         table.count_rows(None).await.context("the chunk table is damaged")?;
-        Ok(ChunkStore { table })
+        let version = table.version().await?;
+        Ok(ChunkStore { table, version })
     }
 
     /// Reads every data file (each row's id and text hash) and the full-text index (one query):
@@ -412,40 +423,6 @@ impl ChunkStore {
         Ok(vectors)
     }
 
-    /// How many chunks' text matches `word` in the full-text index (same tokenizer and stemming as
-    /// search), counted up to `cap`: how rare a question's word is, and whether the index has it at all.
-    pub async fn frequency(&self, word: &str, cap: usize) -> Result<usize> {
-        let batches: Vec<RecordBatch> = self
-            .table
-            .query()
-            .full_text_search(FullTextSearchQuery::new(word.to_string()))
-            .select(Select::Columns(vec!["id".to_string()]))
-            .limit(cap)
-            .execute()
-            .await?
-            .try_collect()
-            .await?;
-        Ok(batches.iter().map(RecordBatch::num_rows).sum())
-    }
-
-    /// Whether any chunk's text contains `text`, ignoring case (a full scan: for the rare question
-    /// naming something the graph or the full-text tokens do not know, such as `FastAPI`, whose
-    /// tokens the code tokenizer splits differently from the question's).
-    pub async fn contains_text(&self, text: &str) -> Result<bool> {
-        let literal = text.to_lowercase().replace('\'', "''").replace(['%', '\\'], "");
-        let batches: Vec<RecordBatch> = self
-            .table
-            .query()
-            .only_if(format!("lower(text) LIKE '%{literal}%'"))
-            .select(Select::Columns(vec!["id".to_string()]))
-            .limit(1)
-            .execute()
-            .await?
-            .try_collect()
-            .await?;
-        Ok(batches.iter().any(|batch| batch.num_rows() > 0))
-    }
-
     /// Hybrid search when there are words to match, vector-only otherwise: full-text and nearest
     /// neighbours fused by reciprocal rank (k = 60, as LanceDB's hybrid query). The nearest neighbours
     /// come from `vectors` (the dimensions the question uses, read alone) when the index has that file,
@@ -462,9 +439,11 @@ impl ChunkStore {
         let text =
             async { if words.trim().is_empty() { Ok(Vec::new()) } else { self.text_search(words, limit).await } };
         let (nearest, text) = futures::try_join!(vectors.nearest(vector, limit), text)?;
-        let known: std::collections::HashSet<&str> = text.iter().map(|hit| hit.id.as_str()).collect();
-        let missing: Vec<&str> = nearest.iter().map(|(id, _)| id.as_str()).filter(|id| !known.contains(id)).collect();
-        let mut rows: HashMap<String, Hit> = self.rows_by_id(&missing).await?;
+        let by_row = if vectors.rows_are_of(self.version) { self.nearest_by_row(&nearest, &text).await? } else { None };
+        let (nearest, mut rows) = match by_row {
+            Some(found) => found,
+            None => self.nearest_by_id(vectors, &nearest, &text).await?,
+        };
         if text.is_empty() {
             // Vector-only, scored as LanceDB scores a vector search.
             return Ok(nearest
@@ -491,6 +470,55 @@ impl ChunkStore {
             .collect())
     }
 
+    /// The nearest chunks by id with the rows of those the full-text half did not find, each taken by
+    /// the row `vectors.parquet` records (no chunk id read from the file, no scan of the table's id
+    /// column); `None` when a row is not in the table, and the search falls back to ids.
+    async fn nearest_by_row(&self, nearest: &[Near], text: &[Hit]) -> Result<Option<NearestRows>> {
+        let found: HashMap<u64, &Hit> = text.iter().filter_map(|hit| Some((hit.row?, hit))).collect();
+        let wanted: Vec<u64> =
+            nearest.iter().filter_map(|near| near.row).filter(|row| !found.contains_key(row)).collect();
+        let mut taken: HashMap<u64, Hit> = HashMap::new();
+        if !wanted.is_empty() {
+            let batches: lancedb::Result<Vec<RecordBatch>> = async {
+                self.table
+                    .take_row_ids(wanted)
+                    .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
+                    .with_row_id()
+                    .execute()
+                    .await?
+                    .try_collect()
+                    .await
+            }
+            .await;
+            let Ok(batches) = batches else { return Ok(None) };
+            taken.extend(hits_in(&batches)?.into_iter().filter_map(|hit| Some((hit.row?, hit))));
+        }
+        let mut ids = Vec::new();
+        for near in nearest {
+            let Some(row) = near.row else { return Ok(None) };
+            match found.get(&row).map(|hit| hit.id.clone()).or_else(|| taken.get(&row).map(|hit| hit.id.clone())) {
+                Some(id) => ids.push((id, near.distance)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some((ids, taken.into_values().map(|hit| (hit.id.clone(), hit)).collect())))
+    }
+
+    /// The nearest chunks by id, their ids read from `vectors.parquet`, with the rows of those the
+    /// full-text half did not find.
+    async fn nearest_by_id(&self, vectors: &VectorColumns, nearest: &[Near], text: &[Hit]) -> Result<NearestRows> {
+        let ids = vectors.ids(nearest).await?;
+        let known: std::collections::HashSet<&str> = text.iter().map(|hit| hit.id.as_str()).collect();
+        let missing: Vec<(&str, Option<u64>)> = ids
+            .iter()
+            .zip(nearest)
+            .filter(|(id, _)| !known.contains(id.as_str()))
+            .map(|(id, near)| (id.as_str(), near.row))
+            .collect();
+        let rows = self.rows_by_id(&missing).await?;
+        Ok((ids.into_iter().zip(nearest.iter().map(|near| near.distance)).collect(), rows))
+    }
+
     /// The full-text search alone, best first.
     async fn text_search(&self, words: &str, limit: usize) -> Result<Vec<Hit>> {
         let batches: Vec<RecordBatch> = self
@@ -498,6 +526,7 @@ impl ChunkStore {
             .query()
             .full_text_search(FullTextSearchQuery::new(words.to_string()))
             .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
+            .with_row_id()
             .limit(limit)
             .execute()
             .await?
@@ -506,23 +535,85 @@ impl ChunkStore {
         hits_in(&batches)
     }
 
-    /// The text of chunks `ids`, by id (an id the table does not hold is left out).
-    pub async fn texts(&self, ids: &[&str]) -> Result<HashMap<String, String>> {
+    /// The text of chunks `wanted` (id, and row when known), by id (an id the table does not hold is
+    /// left out).
+    pub async fn texts(&self, wanted: &[(&str, Option<u64>)]) -> Result<HashMap<String, String>> {
         let mut texts = HashMap::new();
-        for batch in &self.rows_where_in("id", ids, &["id", "text"]).await? {
+        for batch in &self.rows_of(wanted, &["id", "text"]).await? {
             let (ids, text) = (string_column(batch, "id")?, string_column(batch, "text")?);
             texts.extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
         }
         Ok(texts)
     }
 
-    /// The rows of chunk `ids` without their text, by id.
-    async fn rows_by_id(&self, ids: &[&str]) -> Result<HashMap<String, Hit>> {
-        let batches = self.rows_where_in("id", ids, &SEARCH_COLUMNS).await?;
+    /// The rows of chunks `wanted` without their text, by id.
+    async fn rows_by_id(&self, wanted: &[(&str, Option<u64>)]) -> Result<HashMap<String, Hit>> {
+        let batches = self.rows_of(wanted, &SEARCH_COLUMNS).await?;
         Ok(hits_in(&batches)?.into_iter().map(|hit| (hit.id.clone(), hit)).collect())
     }
 
-    /// The rows whose `column` is one of `keys`, with `columns` only: one filtered query per 512 keys.
+    /// The rows of chunks `wanted` (id, and row when known), with `columns` (`id` among them). A known
+    /// row is taken directly, which reads only that row's bytes; the rest are found by id, which reads
+    /// the whole id column (on object storage, most of a small table's data file with it). A row that
+    /// does not hold the chunk asked for (an index whose row ids were recorded for another version) is
+    /// found by id too, and so is every row when the take fails.
+    async fn rows_of(&self, wanted: &[(&str, Option<u64>)], columns: &[&str]) -> Result<Vec<RecordBatch>> {
+        let asked: HashMap<&str, Option<u64>> = wanted.iter().copied().collect();
+        let rows: Vec<u64> = asked.values().filter_map(|row| *row).collect();
+        let mut batches = Vec::new();
+        let mut found: std::collections::HashSet<String> = std::collections::HashSet::new();
+        if !rows.is_empty() {
+            let taken: lancedb::Result<Vec<RecordBatch>> = async {
+                self.table
+                    .take_row_ids(rows)
+                    .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
+                    .with_row_id()
+                    .execute()
+                    .await?
+                    .try_collect()
+                    .await
+            }
+            .await;
+            // A failed take is not an answer's failure: the same rows are found by id below.
+            for batch in taken.unwrap_or_default() {
+                let ids = string_column(&batch, "id")?;
+                let keep: BooleanArray = (0..batch.num_rows())
+                    .map(|row| {
+                        let id = ids.value(row);
+                        Some(asked.get(id).is_some_and(Option::is_some) && found.insert(id.to_string()))
+                    })
+                    .collect();
+                batches.push(arrow_select::filter::filter_record_batch(&batch, &keep)?);
+            }
+        }
+        let rest: Vec<&str> = asked.keys().copied().filter(|id| !found.contains(*id)).collect();
+        batches.extend(self.rows_where_in("id", &rest, columns).await?);
+        Ok(batches)
+    }
+
+    /// The text of the chunks at `rows`, taken by row alone (no search by id): what the rows hold.
+    #[cfg(test)]
+    pub(crate) async fn take_only(&self, rows: &[u64]) -> HashMap<String, String> {
+        let batches: Vec<RecordBatch> = self
+            .table
+            .take_row_ids(rows.to_vec())
+            .select(Select::Columns(vec!["id".to_string(), "text".to_string()]))
+            .execute()
+            .await
+            .unwrap()
+            .try_collect()
+            .await
+            .unwrap();
+        let mut texts = HashMap::new();
+        for batch in &batches {
+            let (ids, text) = (string_column(batch, "id").unwrap(), string_column(batch, "text").unwrap());
+            texts.extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
+        }
+        texts
+    }
+
+    /// The rows whose `column` is one of `keys`, with `columns` and their row ids: one filtered query per
+    /// 512 keys.
     async fn rows_where_in(&self, column: &str, keys: &[&str], columns: &[&str]) -> Result<Vec<RecordBatch>> {
         let mut rows = Vec::new();
         for batch in keys.chunks(512) {
@@ -531,6 +622,7 @@ impl ChunkStore {
                 .query()
                 .only_if(format!("{column} IN ({})", sql_strings(batch)))
                 .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
+                .with_row_id()
                 .execute()
                 .await?
                 .try_collect()
@@ -557,19 +649,30 @@ impl ChunkStore {
         hits_in(&batches)
     }
 
-    /// Every row's chunk id and vector (what `vectors.parquet` is written from).
-    pub async fn all_vectors(&self) -> Result<Vec<(String, Vec<f32>)>> {
+    /// The table's version as opened.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Every row's chunk id, row and vector (what `vectors.parquet` is written from).
+    pub async fn all_vectors(&self) -> Result<Vec<(String, u64, Vec<f32>)>> {
         let batches: Vec<RecordBatch> = self
             .table
             .query()
             .select(Select::Columns(vec!["id".to_string(), "vector".to_string()]))
+            .with_row_id()
             .execute()
             .await?
             .try_collect()
             .await?;
         let mut rows = Vec::new();
         for batch in &batches {
-            rows.extend(keyed_vectors(batch, "id")?);
+            let row_ids = batch
+                .column_by_name(ROW_ID)
+                .and_then(|column| column.as_any().downcast_ref::<UInt64Array>())
+                .context("the chunk table gave no row ids")?;
+            let vectors = keyed_vectors(batch, "id")?;
+            rows.extend(vectors.into_iter().zip(row_ids.values()).map(|((id, vector), &row)| (id, row, vector)));
         }
         Ok(rows)
     }
@@ -610,6 +713,8 @@ fn sql_strings(ids: &[&str]) -> String {
 /// The columns the hybrid search reads for its pool of hits: all but the text, which only the few hits
 /// an answer shows need ([`ChunkStore::texts`]); on object storage the text is most of a table's bytes.
 const SEARCH_COLUMNS: [&str; 6] = ["id", "kind", "module", "symbol", "line_start", "line_end"];
+/// The column of a row's id in the table version read (its address while stable row ids are off).
+const ROW_ID: &str = "_rowid";
 /// Reciprocal-rank fusion's constant (LanceDB's default, from Cormack et al.).
 const RRF_K: f32 = 60.0;
 
@@ -679,6 +784,7 @@ fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
     // A search reads rows without their text (see `SEARCH_COLUMNS`): empty until `ChunkStore::texts`.
     let texts = batch.column_by_name("text").map(|_| text("text")).transpose()?;
     let (starts, ends) = (number("line_start")?, number("line_end")?);
+    let rows = batch.column_by_name(ROW_ID).and_then(|column| column.as_any().downcast_ref::<UInt64Array>());
     // Hybrid results carry `_relevance_score` (higher is better); vector-only ones `_distance` (lower).
     let score = |row: usize| -> f32 {
         if let Some(column) =
@@ -701,6 +807,7 @@ fn hits_of(batch: &RecordBatch) -> Result<Vec<Hit>> {
             line_end: ends.value(row),
             text: texts.map(|texts| texts.value(row).to_string()).unwrap_or_default(),
             score: score(row),
+            row: rows.map(|rows| rows.value(row)),
         })
         .collect())
 }

@@ -479,18 +479,7 @@ impl ChunkStore {
             nearest.iter().filter_map(|near| near.row).filter(|row| !found.contains_key(row)).collect();
         let mut taken: HashMap<u64, Hit> = HashMap::new();
         if !wanted.is_empty() {
-            let batches: lancedb::Result<Vec<RecordBatch>> = async {
-                self.table
-                    .take_row_ids(wanted)
-                    .select(Select::Columns(SEARCH_COLUMNS.iter().map(|c| c.to_string()).collect()))
-                    .with_row_id()
-                    .execute()
-                    .await?
-                    .try_collect()
-                    .await
-            }
-            .await;
-            let Ok(batches) = batches else { return Ok(None) };
+            let Some(batches) = self.take(wanted, &SEARCH_COLUMNS).await else { return Ok(None) };
             taken.extend(hits_in(&batches)?.into_iter().filter_map(|hit| Some((hit.row?, hit))));
         }
         let mut ids = Vec::new();
@@ -563,19 +552,8 @@ impl ChunkStore {
         let mut batches = Vec::new();
         let mut found: std::collections::HashSet<String> = std::collections::HashSet::new();
         if !rows.is_empty() {
-            let taken: lancedb::Result<Vec<RecordBatch>> = async {
-                self.table
-                    .take_row_ids(rows)
-                    .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
-                    .with_row_id()
-                    .execute()
-                    .await?
-                    .try_collect()
-                    .await
-            }
-            .await;
             // A failed take is not an answer's failure: the same rows are found by id below.
-            for batch in taken.unwrap_or_default() {
+            for batch in self.take(rows, columns).await.unwrap_or_default() {
                 let ids = string_column(&batch, "id")?;
                 let keep: BooleanArray = (0..batch.num_rows())
                     .map(|row| {
@@ -594,22 +572,30 @@ impl ChunkStore {
     /// The text of the chunks at `rows`, taken by row alone (no search by id): what the rows hold.
     #[cfg(test)]
     pub(crate) async fn take_only(&self, rows: &[u64]) -> HashMap<String, String> {
-        let batches: Vec<RecordBatch> = self
-            .table
-            .take_row_ids(rows.to_vec())
-            .select(Select::Columns(vec!["id".to_string(), "text".to_string()]))
-            .execute()
-            .await
-            .unwrap()
-            .try_collect()
-            .await
-            .unwrap();
+        let batches = self.take(rows.to_vec(), &["id", "text"]).await.expect("the rows are the table's");
         let mut texts = HashMap::new();
         for batch in &batches {
             let (ids, text) = (string_column(batch, "id").unwrap(), string_column(batch, "text").unwrap());
             texts.extend((0..batch.num_rows()).map(|row| (ids.value(row).to_string(), text.value(row).to_string())));
         }
         texts
+    }
+
+    /// The table's `rows` by row id with `columns` and their row ids, reading only those rows; `None`
+    /// when the take fails (a row id the table does not have), for the caller to find them by id.
+    async fn take(&self, rows: Vec<u64>, columns: &[&str]) -> Option<Vec<RecordBatch>> {
+        let taken: lancedb::Result<Vec<RecordBatch>> = async {
+            self.table
+                .take_row_ids(rows)
+                .select(Select::Columns(columns.iter().map(|c| c.to_string()).collect()))
+                .with_row_id()
+                .execute()
+                .await?
+                .try_collect()
+                .await
+        }
+        .await;
+        taken.ok()
     }
 
     /// The rows whose `column` is one of `keys`, with `columns` and their row ids: one filtered query per

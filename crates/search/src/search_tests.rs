@@ -84,17 +84,16 @@ async fn same_search_both_ways(dir: &std::path::Path) {
     assert!(fused_compared >= 2, "only {fused_compared} questions without ties");
 }
 
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+/// The index of `dir` updated in place to `texts` (`all` and `hashes` its chunks and their text
+/// hashes), written to a new folder.
+async fn updated(dir: &std::path::Path, all: &[Chunk], hashes: Vec<String>, texts: &[&str]) -> tempfile::TempDir {
+    let fresh = chunks(texts);
+    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
+    let previous = std::collections::BTreeMap::from_iter(all.iter().map(|c| c.id.clone()).zip(hashes));
+    let next = tempfile::tempdir().unwrap();
+    let table = PreviousTable { index_dir: dir, hashes: &previous };
+    update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
+    next
 }
 
 /// The search index of `TEXTS` written whole: its folder, chunks and their text hashes.
@@ -113,7 +112,7 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
 
     // Rows recorded for another version of the table are not used: the chunks are found by id.
     let copy = tempfile::tempdir().unwrap();
-    copy_dir(dir.path(), copy.path());
+    super::copy_tree(dir.path(), copy.path(), false).unwrap();
     let store = ChunkStore::open(copy.path()).await.unwrap();
     let dimension = HashingEmbedder.dimension();
     write_vectors(copy.path(), store.all_vectors().await.unwrap(), dimension, store.version() + 1).unwrap();
@@ -124,12 +123,7 @@ async fn the_search_through_the_vectors_file_is_lancedbs() {
     let mut texts: Vec<&str> = TEXTS[..9].to_vec();
     texts[0] = "def send(request, stream): send the request and stream the response body";
     texts.push("def guess_filename(obj): the name of a file-like object");
-    let fresh = chunks(&texts);
-    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
-    let previous = std::collections::BTreeMap::from_iter(all.iter().map(|c| c.id.clone()).zip(hashes));
-    let next = tempfile::tempdir().unwrap();
-    let table = PreviousTable { index_dir: dir.path(), hashes: &previous };
-    update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
+    let next = updated(dir.path(), &all, hashes, &texts).await;
     let vectors = VectorColumns::open(next.path()).await.unwrap().unwrap();
     let nearest = vectors.nearest(&HashingEmbedder.embed(&["guess the file name"]).await.unwrap()[0], 1).await.unwrap();
     assert_eq!(vectors.ids(&nearest).await.unwrap(), ["code:m9.py:1-2"], "the new chunk is in the file");
@@ -174,21 +168,16 @@ async fn the_rows_the_vectors_file_records_are_the_tables() {
     let (dir, all, hashes) = written().await;
     let mut texts: Vec<&str> = TEXTS[1..].to_vec();
     texts.push("def guess_filename(obj): the name of a file-like object");
-    let fresh = chunks(&texts);
-    let fresh_hashes: Vec<String> = fresh.iter().map(|chunk| text_hash(&chunk.text)).collect();
-    let previous = std::collections::BTreeMap::from_iter(all.iter().map(|c| c.id.clone()).zip(hashes));
-    let next = tempfile::tempdir().unwrap();
-    let table = PreviousTable { index_dir: dir.path(), hashes: &previous };
-    update_search_index(next.path(), &fresh, &fresh_hashes, &[], &table, &HashingEmbedder).await.unwrap();
+    let next = updated(dir.path(), &all, hashes, &texts).await;
     let store = ChunkStore::open(next.path()).await.unwrap();
     let vectors = VectorColumns::open(next.path()).await.unwrap().unwrap();
     let vector = HashingEmbedder.embed(&["the name of a file"]).await.unwrap().remove(0);
     assert!(vectors.rows_are_of(store.version()), "the file's rows are of the table it was written from");
-    let nearest = vectors.nearest(&vector, fresh.len()).await.unwrap();
-    assert_eq!(nearest.len(), fresh.len());
+    let nearest = vectors.nearest(&vector, texts.len()).await.unwrap();
+    assert_eq!(nearest.len(), texts.len());
     let taken = store.take_only(&nearest.iter().map(|near| near.row.expect("rows recorded")).collect::<Vec<_>>()).await;
     for (near, id) in nearest.iter().zip(vectors.ids(&nearest).await.unwrap()) {
-        let chunk = fresh.iter().find(|chunk| chunk.id == id).unwrap();
+        let chunk = chunks(&texts).into_iter().find(|chunk| chunk.id == id).unwrap();
         assert_eq!(taken.get(&id), Some(&chunk.text), "row {:?} of {id}", near.row);
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the paraphrase suite's questions: every phrasing template filled in once per target repository.
 
-Reads ``phrasings-dev.jsonl``, ``phrasings-dev2.jsonl``, ``phrasings-dev3.jsonl``, ``phrasings-dev4.jsonl``, ``phrasings-dev5.jsonl``, ``phrasings-dev6.jsonl``, ``phrasings-dev7.jsonl``, ``phrasings-dev8.jsonl``, ``phrasings-dev9.jsonl``, ``phrasings-dev10.jsonl``, ``phrasings-dev11.jsonl``, ``phrasings-dev12.jsonl``, ``phrasings-dev13.jsonl``, ``phrasings-dev14.jsonl``, ``phrasings-dev15.jsonl``, ``phrasings-dev16.jsonl``, ``phrasings-dev17.jsonl``, ``phrasings-dev18.jsonl`` and ``phrasings-gen.jsonl`` (lines ``{"type", "template"}`` with slots
+Reads ``phrasings-dev.jsonl``, ``phrasings-dev2.jsonl``, ``phrasings-dev3.jsonl``, ``phrasings-dev4.jsonl``, ``phrasings-dev5.jsonl``, ``phrasings-dev6.jsonl``, ``phrasings-dev7.jsonl``, ``phrasings-dev8.jsonl``, ``phrasings-dev9.jsonl``, ``phrasings-dev10.jsonl``, ``phrasings-dev11.jsonl``, ``phrasings-dev12.jsonl``, ``phrasings-dev13.jsonl``, ``phrasings-dev14.jsonl``, ``phrasings-dev15.jsonl``, ``phrasings-dev16.jsonl``, ``phrasings-dev17.jsonl``, ``phrasings-dev18.jsonl``, ``phrasings-dev19.jsonl`` and ``phrasings-gen.jsonl`` (lines ``{"type", "template"}`` with slots
 ``{A}``/``{B}`` for modules, ``{S}`` for a class/function name and ``{K}`` for a small number) and
 writes ``questions-dev.jsonl`` and ``questions-gen.jsonl``: one line per template and target repo with
 the filled-in question, the slot values and the expected answer.  Ground truth comes only from the
@@ -35,7 +35,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO_ROOT, "eval"))
 import ast_oracle as oracle  # noqa: E402  (the independent oracle: the only source of ground truth)
 
-HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "gen")
+HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "gen")
 MAX_LISTED = 50
 # (name, path: relative to the strata checkout, or "{corpus}/..." under --corpus)
 TARGETS = [

@@ -4,8 +4,8 @@
 # `strata ask --questions FILE --format json` call per repository, puts the answers back in question
 # order and scores them with score.py against the oracle's expected answers.
 #
-# Usage: eval/paraphrase/run.sh BIN CORPUS_DIR [dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|dev9|dev10|dev11|dev12|dev13|dev14|dev15|dev16|dev17|dev18|gen|all]  (all: every
-# half but dev4, dev5, dev6, dev8, dev11, dev12, dev13, dev14 and dev18, the held-out halves written from
+# Usage: eval/paraphrase/run.sh BIN CORPUS_DIR [dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|dev9|dev10|dev11|dev12|dev13|dev14|dev15|dev16|dev17|dev18|dev19|gen|all]  (all: every
+# half but dev4, dev5, dev6, dev8, dev11, dev12, dev13, dev14 and dev19, the held-out halves written from
 # 2026-12-04 to 2026-12-07, each run on its own)
 #   BIN         the strata binary
 #   CORPUS_DIR  folder holding flask-3.1.2/ and django-5.2.19/ (as for build.py --corpus)
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 BIN CORPUS_DIR [dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|dev9|dev10|dev11|dev12|dev13|dev14|dev15|dev16|dev17|dev18|gen|all]" >&2
+    echo "usage: $0 BIN CORPUS_DIR [dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|dev9|dev10|dev11|dev12|dev13|dev14|dev15|dev16|dev17|dev18|dev19|gen|all]" >&2
     exit 2
 }
 
@@ -29,8 +29,8 @@ bin=$1
 corpus=$2
 half=${3:-all}
 case $half in
-    dev | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 | dev9 | dev10 | dev11 | dev12 | dev13 | dev14 | dev15 | dev16 | dev17 | dev18 | gen) halves=("$half") ;;
-    all) halves=(dev dev2 dev3 dev7 dev9 dev10 dev15 dev16 dev17 gen) ;;
+    dev | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 | dev9 | dev10 | dev11 | dev12 | dev13 | dev14 | dev15 | dev16 | dev17 | dev18 | dev19 | gen) halves=("$half") ;;
+    all) halves=(dev dev2 dev3 dev7 dev9 dev10 dev15 dev16 dev17 dev18 gen) ;;
     *) usage ;;
 esac
 

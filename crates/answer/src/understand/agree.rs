@@ -9,12 +9,13 @@
 //! the two seldom disagree; what matters is a frame neither has seen. The threshold was chosen with
 //! each development half left out of the model's training in turn (`tests::leave_one_half_out`).
 
-use super::Understanding;
 use super::backoff;
 use super::clause::Mention;
 use super::constructions::{Construction, Effect};
 use super::kinds::Kind;
+use super::lexicon::{self, Cue};
 use super::words::Word;
+use super::{Relation, Understanding};
 
 /// How sure the model must be to dispute a reading: chosen with each development half left out of
 /// the model's training in turn (`tests::leave_one_half_out`). Of 2,957 readings of a kind the rules
@@ -37,16 +38,39 @@ pub(super) fn dispute(understanding: &Understanding, words: &[Word], mentions: &
         .filter(|m| !scoped || !m.is_package() || m.module_id().is_some_and(|id| asked.contains(&id)))
         .cloned()
         .collect();
-    disputes(understanding, backoff::guess_kind(words, &named))
+    disputes(understanding, backoff::guess_kind(words, &named), says_how_far(words))
 }
 
-/// The dispute, given the model's guess of the kind and how sure it is.
-fn disputes(understanding: &Understanding, guess: Option<(Kind, f64)>) -> Option<String> {
+/// Whether the words say how far the relation reaches ("directly", "transitively", "without going
+/// through another module", "not just the direct ones"): the rules read the scope of a negation, the
+/// model only its words.
+fn says_how_far(words: &[Word]) -> bool {
+    lexicon::cues(words).iter().any(|h| matches!(h.cue, Cue::Direct | Cue::Transitive))
+}
+
+/// The same relation one hop or all the way: importers and dependents, imports and dependencies.
+fn only_the_reach_differs(a: Option<Relation>, b: Option<Relation>) -> bool {
+    use Relation::{Dependencies, Dependents, Importers, Imports};
+    matches!(
+        (a, b),
+        (Some(Importers), Some(Dependents))
+            | (Some(Dependents), Some(Importers))
+            | (Some(Imports), Some(Dependencies))
+            | (Some(Dependencies), Some(Imports))
+    )
+}
+
+/// The dispute, given the model's guess of the kind and how sure it is. A reach the words say is the
+/// rules' to read.
+fn disputes(understanding: &Understanding, guess: Option<(Kind, f64)>, how_far: bool) -> Option<String> {
     if understanding.constructions.iter().any(|c| c.effect() == Effect::Rereads) {
         return None;
     }
     let read = Kind::of(&understanding.parts)?;
     let (guess, sure) = guess?;
+    if how_far && only_the_reach_differs(guess.asks(), read.asks()) {
+        return None;
+    }
     (sure >= SURE && guess.asks() != read.asks()).then(|| {
         format!(
             "read as a question of the kind `{}`, but the wording is much closer to one of the kind `{}`",
@@ -112,7 +136,9 @@ mod tests {
                 for (i, threshold) in thresholds.iter().enumerate() {
                     // `disputes` compares with SURE: shift the confidence so it compares with `threshold`.
                     let shifted = guess.map(|(kind, sure)| (kind, sure + SURE - threshold));
-                    if disputes(&understood, shifted).is_some() {
+                    if disputes(&understood, shifted, says_how_far(&crate::understand::words::words(&question)))
+                        .is_some()
+                    {
                         if is_right { disputed[i].0 += 1 } else { disputed[i].1 += 1 }
                     }
                 }

@@ -311,7 +311,7 @@ impl Clause<'_> {
     }
 
     fn yes_no(&self) -> bool {
-        let first = (self.lenient_until.max(self.start)..self.end).find(|&i| !OPENERS.contains(&self.lower(i)));
+        let first = Some(self.first_word()).filter(|&i| i < self.end && !OPENERS.contains(&self.lower(i)));
         // "(and) would like to know what …": an auxiliary with no subject after it is not inverted.
         let asks_yes_no = first.is_some_and(|i| {
             AUX.contains(&self.lower(i))
@@ -530,7 +530,9 @@ impl Clause<'_> {
         }
         // "What does X do …?": "do" as the main verb, after the auxiliary and the subject.
         let main_do = self.range().any(|i| {
+            // ("… don't count here": "do" before "not" is an auxiliary.)
             self.lower(i) == "do"
+                && self.lower(i + 1) != "not"
                 && self.mentions.iter().any(|m| m.index < i)
                 && self.range().any(|j| j < i && matches!(self.lower(j), "does" | "did" | "do"))
         });
@@ -1057,9 +1059,11 @@ impl Clause<'_> {
         self.find(|c| c == Cue::Restate).is_some_and(|h| h.start <= self.first_word())
     }
 
+    /// The first word past the openers ("so", "ok") and a restatement's cue ("i.e.", "specifically").
     fn first_word(&self) -> usize {
+        let restating = |i: usize| self.hits.iter().any(|h| h.cue == Cue::Restate && h.start <= i && i < h.end);
         (self.lenient_until.max(self.start)..self.end)
-            .find(|&i| !OPENERS.contains(&self.lower(i)))
+            .find(|&i| !OPENERS.contains(&self.lower(i)) && !restating(i))
             .unwrap_or(self.start)
     }
 

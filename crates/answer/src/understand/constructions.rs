@@ -112,7 +112,8 @@ pub enum Construction {
     /// cycle?": cycles chosen by their size, the cycles of a module or the modules in cycles counted;
     /// declined.
     CyclesRestricted,
-    /// "Where was X defined before?", "when was X first imported?": another time; declined.
+    /// "Where was X defined before?", "when was X first imported?", "who last changed X?": another time;
+    /// declined.
     AnotherTime,
     /// "Should X import Y?", "which modules ought to import X?": what should be; declined.
     Advice,
@@ -156,11 +157,16 @@ pub enum Construction {
     /// "How many modules import X — module count, not line count?": a negation after a break that
     /// says what kind of answer is wanted; it negates nothing.
     Contrast,
+    /// "Release checklist: which module …": a few framing words before a colon label the question.
+    Heading,
     /// "this PR", "the files I changed", "should we re-run tests": a question about a pull request.
     PointsAtChange,
     /// "How widely used is X? Specifically, how many modules import it?": a clause read instead of the
     /// one before it.
     Restatement,
+    /// "/importers X", "/depends A B", "/imported? X --runtime": a question written as a command,
+    /// read as the English it abbreviates (`command.rs`).
+    Command,
     /// The rules read the question, and the back-off reader's model is sure it asks another relation
     /// or names the importer the other way round (`agree.rs`): declined.
     Disputed,
@@ -386,6 +392,8 @@ pub const DECLARED: &[Declared] = &[
             ("does anything import shop.pricing, and if so, which modules?", "importers shop/pricing.py yes-no"),
             ("Is shop.models imported? If yes, by which ones?", "importers shop/models.py yes-no"),
             ("What are the most imported modules? Give me the first 2.", "most-imported top 2"),
+            ("shop.api dead or imported? if imported, by which modules", "importers shop/api.py yes-no"),
+            ("shop.pricing used by any module, if so who", "importers shop/pricing.py yes-no"),
         ],
     },
     Declared {
@@ -587,6 +595,7 @@ pub const DECLARED: &[Declared] = &[
             ("Where was Cart defined before?", "unsure"),
             ("When was shop.cart first imported by shop.api?", "unsure"),
             ("which modules used to import shop.pricing?", "unsure"),
+            ("Who last changed shop/pricing.py, and why?", "unsure"),
         ],
     },
     Declared {
@@ -681,6 +690,8 @@ pub const DECLARED: &[Declared] = &[
                 "importers shop/pricing.py",
             ),
             ("What does shop.api import? We plan to split it next sprint.", "imports shop/api.py"),
+            ("which module is imported the most, since it is the riskiest to move?", "most-imported top 1"),
+            ("list the importers of shop.cart so we can warn their owners", "importers shop/cart.py"),
         ],
     },
     Declared {
@@ -734,6 +745,15 @@ pub const DECLARED: &[Declared] = &[
         ],
     },
     Declared {
+        construction: Construction::Heading,
+        effect: Effect::Reads,
+        examples: &[
+            ("Release checklist: which modules import shop.pricing?", "importers shop/pricing.py"),
+            ("Post-mortem metric: how many modules depend on shop.models?", "dependents shop/models.py count"),
+            ("Pricing plan: which modules import shop.cart?", "importers shop/cart.py"),
+        ],
+    },
+    Declared {
         construction: Construction::PointsAtChange,
         effect: Effect::Declines,
         examples: &[
@@ -750,6 +770,21 @@ pub const DECLARED: &[Declared] = &[
                 "importers shop/cart.py count",
             ),
             ("what is shop.api built on? I mean, which modules does it import?", "imports shop/api.py"),
+            (
+                "is shop.api one hop from shop.cart, i.e. does it import it directly?",
+                "reach shop/api.py shop/cart.py yes-no",
+            ),
+        ],
+    },
+    Declared {
+        construction: Construction::Command,
+        effect: Effect::Reads,
+        examples: &[
+            ("/imports shop.api", "imports shop/api.py"),
+            ("/importers shop.pricing --runtime", "importers shop/pricing.py runtime"),
+            ("/depends shop.api shop.pricing", "reach shop/api.py shop/pricing.py transitive"),
+            ("/imported? shop.api", "importers shop/api.py yes-no"),
+            ("/count-cycles", "cycles count"),
         ],
     },
     Declared {

@@ -465,15 +465,52 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         if apart(at) {
             continue;
         }
-        let Some(next) = hits.iter().position(|h| h.start == at) else { continue };
-        let flipped = match hits[next].cue {
-            Cue::Direct if !excluded => Cue::Transitive,
-            Cue::Transitive => Cue::Direct,
-            _ => continue,
+        // "Transitive users don't matter", "indirect imports are ignored": an exclusion said after
+        // what it leaves out, in the same clause.
+        // Only the words right before it: its subject, with the noun it qualifies ("users").
+        let subject = hits[..k]
+            .iter()
+            .rposition(|h| !matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_) | Cue::Filler))
+            .filter(|&b| hits[b].cue == Cue::Transitive);
+        if excluded
+            && postposed(words, hits[k])
+            && let Some(before) = subject
+            && !(hits[before].start..hits[k].start).any(|i| words[i].boundary_after || words[i].comma_after)
+        {
+            hits[before].cue = Cue::Direct;
+            continue;
+        }
+        let Some(mut next) = hits.iter().position(|h| h.start == at) else { continue };
+        let flip = |cue: Cue| match cue {
+            Cue::Direct if !excluded => Some(Cue::Transitive),
+            Cue::Transitive => Some(Cue::Direct),
+            _ => None,
         };
-        hits[next].cue = flipped;
-        hits[k].cue = Cue::Filler;
+        if let Some(flipped) = flip(hits[next].cue) {
+            hits[next].cue = flipped;
+            hits[k].cue = Cue::Filler;
+        }
+        // "not counting third-party or transitive ones": the scope goes on along a list.
+        loop {
+            let joint = hits[next].end;
+            let joined = joint + 1 < words.len() && matches!(words[joint].lower.as_str(), "or" | "and" | "nor");
+            let Some(item) = hits.iter().position(|h| joined && !apart(joint + 1) && h.start == joint + 1) else {
+                break;
+            };
+            next = item;
+            if let Some(flipped) = flip(hits[next].cue) {
+                hits[next].cue = flipped;
+            }
+        }
     }
+}
+
+/// An exclusion that follows what it leaves out: "… don't count", "… are ignored", "… irrelevant".
+fn postposed(words: &[Word], hit: Hit) -> bool {
+    const AFTER: &[&str] = &["irrelevant", "ignored", "excluded", "omitted", "dropped", "disregarded"];
+    let first = words[hit.start].lower.as_str();
+    let last = words[hit.end - 1].lower.as_str();
+    (first == "not" && matches!(last, "count" | "counted" | "matter" | "considered")) || AFTER.contains(&last)
 }
 
 /// The form a word is matched in: code words only as the few code cues there are.

@@ -9,6 +9,7 @@ mod agree;
 mod backoff;
 pub mod change;
 mod clause;
+mod command;
 mod constructions;
 mod kinds;
 pub mod lexicon;
@@ -279,9 +280,12 @@ fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, V
     let hits = test_word_naming_a_module(&words, noun_or_verb(&words, lexicon::cues(&words)), linker);
     let mentions = mentions(&words, &hits, linker);
     let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
-    let clauses = clause::split(&words, &hits, &mentions);
+    let clauses = clause::split(question, &words, &hits, &mentions);
     let clauses_len = clauses.len();
     let mut reading = Reading::default();
+    if command::is_command(question) {
+        reading.constructions.insert(Construction::Command);
+    }
     let mut refers_back = None;
     // Statements around the question give it names to refer to ("We're splitting X. Who imports it?")
     // but ask nothing themselves.
@@ -571,6 +575,13 @@ impl Reading {
             again.adopt(self.previous_mentions.clone());
             if let Outcome::Part(mut part) = again.parse() {
                 self.run_as_the_scene(&mut part);
+                // "X dead or imported? if imported, by which modules": the clause before was yes or no.
+                if clause.if_so()
+                    && let Some(last) = self.parts.last_mut()
+                {
+                    last.yes_no = true;
+                    self.constructions.insert(Construction::FollowUp);
+                }
                 return (again, Outcome::Part(part));
             }
         }
@@ -597,9 +608,14 @@ impl Reading {
     fn follow_up_a_statement(&mut self, clause: &clause::Clause<'_>) {
         match self.scene.take() {
             Some(mut part) => {
-                part.yes_no = false;
+                self.constructions.insert(Construction::FollowUp);
+                // "X used by any module, if so who": the statement was asked yes or no, then as a list.
+                part.yes_no = clause.if_so();
                 if let Some(k) = how_many_of_the_ranking(&part, clause) {
                     part.top = Some(k);
+                }
+                if part.yes_no {
+                    self.parts.push(Part { yes_no: false, ..part.clone() });
                 }
                 self.parts.push(part);
             }
@@ -871,7 +887,12 @@ fn mentions(words: &[Word], hits: &[Hit], linker: &EntityLinker<'_>) -> Vec<Ment
             }
             let text = word.text.trim_end_matches(".py");
             let symbol = linker.symbol(&word.text).or_else(|| linker.symbol(text));
-            let mut mention = Mention::new(i, word, linker.link(&word.text), symbol, true);
+            let linked = linker.link(&word.text);
+            // "The cycle keeps causing ImportErrors": Python's, not a name of this code.
+            if linked.is_none() && symbol.is_none() && words::python_exception(&word.text) {
+                continue;
+            }
+            let mut mention = Mention::new(i, word, linked, symbol, true);
             // `auth` is a module even when some function is also called `auth`.
             if mention.module.is_none()
                 && let Some(super::entities::Linked::Module { id, alternatives }) = linker.link_word(&word.text, false)

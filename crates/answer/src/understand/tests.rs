@@ -1137,3 +1137,32 @@ fn the_test_folder_written_as_a_path_is_the_tests() {
         assert_eq!((part.relation, part.without_tests), (Relation::MostImported, true), "{question}");
     }
 }
+
+#[test]
+fn a_label_before_a_colon_frames_but_a_name_there_is_the_topic() {
+    assert_eq!(ids(&part("Pricing plan: which modules import shop.cart?")), ["shop/cart.py"]);
+    let topic = part("pricing: who imports it?");
+    assert_eq!((topic.relation, ids(&topic)), (Relation::Importers, vec!["shop/pricing.py"]));
+    let understood = parse("Cart rewrite: who imports it?");
+    assert!(!understood.constructions.contains(&super::constructions::Construction::Heading));
+}
+
+#[test]
+fn an_exclusion_said_after_what_it_leaves_out() {
+    let direct = part("Which modules import shop.cart? Transitive users don't matter for this.");
+    assert_eq!((direct.relation, ids(&direct)), (Relation::Importers, vec!["shop/cart.py"]));
+    // What "don't count" leaves out here is TYPE_CHECKING, not the indirect importers.
+    let runtime = part("which mods need shop.models at runtime even indirect? TYPE_CHECKING dont count");
+    assert_eq!((runtime.relation, runtime.runtime), (Relation::Dependents, true));
+}
+
+#[test]
+fn a_reason_after_the_question_is_not_read() {
+    for question in [
+        "which modules import shop.models, since we are splitting it?",
+        "list what shop.api imports so that I can mock it",
+        "what imports shop.pricing because we want to move it",
+    ] {
+        assert!(parse(question).complete(), "{question}: {:?}", parse(question).unsure);
+    }
+}

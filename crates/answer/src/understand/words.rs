@@ -88,7 +88,7 @@ pub fn words(question: &str) -> Vec<Word> {
         let rest = question.get(word.end..).unwrap_or_default();
         word.question_after = rest.trim_start_matches(|c: char| "`\"')]".contains(c)).starts_with('?');
     }
-    out
+    super::command::arrange(question, out)
 }
 
 fn split_words(question: &str) -> Vec<Word> {
@@ -186,6 +186,13 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
         }
         return;
     }
+    // "/count-importers X": a command's words, not a path (`command.rs`).
+    if out.is_empty()
+        && let Some(command) = super::command::name(raw)
+    {
+        out.extend(command.split('-').filter(|p| !p.is_empty()).map(|p| plain(p, start, end, false)));
+        return;
+    }
     let start = start + trimmed_start;
     let inner = inner.replace(['’', '‘'], "'");
     let lower = inner.to_lowercase();
@@ -239,15 +246,35 @@ fn push_token(out: &mut Vec<Word>, question: &str, start: usize, end: usize) {
         });
         return;
     }
-    // English: `type-checking`, `depended-on`, `run-time` are two words.
-    let pieces: Vec<&str> = text.split(['-', '/', '+']).filter(|p| !p.is_empty()).collect();
+    let mut english = plain(&text, start, start + text.len(), boundary_after);
+    english.possessive = possessive;
+    english.comma_after = comma_after;
+    push_english(out, english);
+}
+
+/// English: `type-checking`, `depended-on`, `run-time` are two words; so are "top5" and "first3", a
+/// count glued to the word that ranks. The last piece takes the token's punctuation and possessive.
+fn push_english(out: &mut Vec<Word>, token: Word) {
+    let pieces: Vec<&str> =
+        token.text.split(['-', '/', '+']).filter(|p| !p.is_empty()).flat_map(glued_count).flatten().collect();
     let count = pieces.len();
     for (i, piece) in pieces.into_iter().enumerate() {
         let last = i + 1 == count;
-        let mut word = plain(piece, start, start + text.len(), boundary_after && last);
-        word.possessive = possessive && last;
-        word.comma_after = comma_after && last;
+        let mut word = plain(piece, token.start, token.end, token.boundary_after && last);
+        word.possessive = token.possessive && last;
+        word.comma_after = token.comma_after && last;
         out.push(word);
+    }
+}
+
+/// "top5" → "top", "5": a ranking word with its count glued on; any other piece whole.
+fn glued_count(piece: &str) -> [Option<&str>; 2] {
+    let digits = piece.len() - piece.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (word, count) = piece.split_at(piece.len() - digits);
+    if digits > 0 && ["top", "first", "last"].contains(&word.to_lowercase().as_str()) {
+        [Some(word), Some(count)]
+    } else {
+        [Some(piece), None]
     }
 }
 
@@ -278,6 +305,30 @@ fn is_wrapping(c: char) -> bool {
         c,
         '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '?' | '!' | ',' | ';' | ':' | '*' | '“' | '”'
     ) || c == '.'
+}
+
+/// Python's own exception and warning classes (`builtins` of Python 3.12): a question that names one
+/// the repository does not define ("keeps causing ImportErrors") says what went wrong, not which code.
+#[rustfmt::skip]
+const PYTHON_EXCEPTIONS: &[&str] = &[
+    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup", "BlockingIOError",
+    "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError",
+    "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError",
+    "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup", "FileExistsError", "FileNotFoundError",
+    "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning",
+    "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt",
+    "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "NotADirectoryError", "NotImplementedError",
+    "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+    "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration",
+    "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError",
+    "TypeError", "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+    "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError",
+];
+
+/// `ImportError`, `ImportErrors`: one of Python's own exception or warning classes.
+pub fn python_exception(name: &str) -> bool {
+    PYTHON_EXCEPTIONS.binary_search(&name).is_ok()
+        || name.strip_suffix('s').is_some_and(|one| PYTHON_EXCEPTIONS.binary_search(&one).is_ok())
 }
 
 /// `3`, `three`, `ten`...: a small count written as digits or a word.
@@ -339,5 +390,9 @@ mod tests {
         assert_eq!(number("five"), Some(5));
         assert_eq!(number("12"), Some(12));
         assert_eq!(number("many"), None);
+        assert!(python_exception("ImportErrors") && python_exception("KeyError") && !python_exception("Errors"));
+        assert!(PYTHON_EXCEPTIONS.windows(2).all(|w| w[0] < w[1]), "sorted, for the binary search");
+        let lower: Vec<String> = words("top5 by importers, py3").into_iter().map(|w| w.lower).collect();
+        assert_eq!(lower, ["top", "5", "by", "importers", "py3"]);
     }
 }

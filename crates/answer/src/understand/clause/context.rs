@@ -2,7 +2,7 @@
 //! before it (pronouns, "that cycle", a topic put first), qualifiers it carries ("Leaving out
 //! TYPE_CHECKING imports,"), and whether it is a statement that sets the scene rather than asks.
 
-use super::{ASKING, AUX, Clause, FIRST_PERSON, Mention, OPENERS, PRONOUNS, STARTERS, WH, is_edge};
+use super::{ASKING, AUX, Clause, FIRST_PERSON, Mention, OPENERS, PRONOUNS, STARTERS, WH, Word, is_edge};
 use crate::understand::constructions::Construction;
 use crate::understand::lexicon::{Cue, Hit};
 
@@ -77,8 +77,11 @@ impl Clause<'_> {
         };
         // "Leaving out TYPE_CHECKING imports", "Importers under tests shouldn't count": the import
         // words say which imports are left out.
-        let about_imports_left_out =
-            self.has(Cue::TypeChecking) || self.has(Cue::Runtime) || (self.has(Cue::Tests) && self.has(Cue::Exclude));
+        let about_imports_left_out = self.has(Cue::TypeChecking)
+            || self.has(Cue::Runtime)
+            || (self.has(Cue::Tests) && self.has(Cue::Exclude))
+            // "Transitive users don't matter." (what it leaves out read as `Direct`, `lexicon::postposed`)
+            || (self.has(Cue::Direct) && self.has(Cue::Exclude));
         self.mentions.is_empty()
             && !self.hits.is_empty()
             && self.hits.iter().any(|h| !matches!(h.cue, Cue::Filler | Cue::Have | Cue::Negation))
@@ -164,7 +167,9 @@ impl Clause<'_> {
     /// X? if so, who").
     pub fn if_so(&self) -> bool {
         let first = self.first_word();
-        self.lower(first) == "if" && matches!(self.lower(first + 1), "so" | "yes")
+        // "…dead or imported? if imported, by which modules": the answer it goes on from, said again.
+        let said_again = self.hits.iter().any(|h| h.start == first + 1 && matches!(h.cue, Cue::Passive(_)));
+        self.lower(first) == "if" && (matches!(self.lower(first + 1), "so" | "yes") || said_again)
     }
 
     /// "When was X first imported?" asks (about another time); "When we ignore TYPE_CHECKING, …" is a
@@ -205,16 +210,43 @@ impl Clause<'_> {
         }
     }
 
+    /// "Release checklist: which module …", "Post-mortem metric: …": a few words before a colon that
+    /// open the question, saying nothing of the graph, only label it. A plain word in it that happens
+    /// to name a module ("*Migration* plan: …") names nothing when a noun follows it there; a label that
+    /// is a name ("pricing: who imports it?") is the question's topic.
+    pub fn is_heading(&self, question: &str) -> bool {
+        let colon = |w: &Word| question.get(w.end..).is_some_and(|rest| rest.trim_start().starts_with(':'));
+        self.start == 0
+            && self.end > self.start
+            && self.end - self.start <= 4
+            && self.end < self.words.len()
+            && colon(&self.words[self.end - 1])
+            && self.mentions.iter().all(|m| !m.strong && m.index + 1 < self.end)
+            && self.hits.iter().all(|h| h.cue == Cue::Filler)
+    }
+
+    /// "since it is the riskiest to move", "so we can warn the owners": a clause opened by a
+    /// conjunction of reason or purpose (where `split` cuts one off).
+    pub(super) fn gives_a_reason(&self) -> bool {
+        let first = self.first_word();
+        matches!(self.lower(self.start), "since" | "because")
+            || (self.lower(self.start) == "so"
+                && (self.lower(first) == "that" || FIRST_PERSON.contains(&self.lower(first))))
+    }
+
     /// "…? I want to notify the owners before changing its interface.": a statement in the first
     /// person after the question, naming nothing, asking nothing and qualifying nothing of the graph,
     /// says why the question is asked ("We only care about runtime imports." still qualifies).
     pub fn states_its_purpose(&self) -> bool {
         let question_mark = self.end > self.start && self.words[self.end - 1].question_after;
+        // "…, since it is the riskiest to move?": a reason is no question, whatever ends the sentence.
+        let first = self.first_word();
+        let reason = self.gives_a_reason();
         self.saw(
             Construction::PurposeAfter,
-            FIRST_PERSON.contains(&self.lower(self.first_word()))
-                && !question_mark
-                && self.mentions.is_empty()
+            (reason || (FIRST_PERSON.contains(&self.lower(first)) && !question_mark))
+                // "so we can spot API changes": a reason's plain words may happen to name a module.
+                && self.mentions.iter().all(|m| reason && !m.strong)
                 && !self.range().any(|i| ASKING.contains(&self.lower(i)))
                 && self.hits.iter().all(|h| matches!(h.cue, Cue::Filler | Cue::Change | Cue::Behaviour)),
         )

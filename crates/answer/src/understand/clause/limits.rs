@@ -129,6 +129,17 @@ impl Clause<'_> {
         })
     }
 
+    /// "Who last changed X?", "who modified X": a person who changed the code, which its history says.
+    fn who_changed(&self) -> bool {
+        self.range().any(|i| {
+            let adverb = matches!(self.lower(i + 1), "last" | "recently" | "first" | "originally" | "just");
+            let verb = if adverb { i + 2 } else { i + 1 };
+            self.lower(i) == "who"
+                && self.lower(verb).ends_with("ed")
+                && self.hits.iter().any(|h| h.start == verb && h.cue == Cue::Change)
+        })
+    }
+
     /// Why a question cannot be answered from a snapshot of the graph, if it cannot: it asks about
     /// another time ("where was X defined before?", "when was X first imported?") or what should be
     /// ("should X import Y?"); it counts or restricts what the plainer reading answers
@@ -146,7 +157,8 @@ impl Clause<'_> {
                     && matches!(self.lower(i + 1), "week" | "month" | "year" | "release" | "version")
             })
             || last.is_some_and(|i| self.lower(i) == "before")
-            || self.asks_when();
+            || self.asks_when()
+            || self.who_changed();
         if self.saw(Construction::AnotherTime, at_another_time) {
             return Some("asks about another time than the commit indexed".into());
         }

@@ -256,21 +256,30 @@ impl Clause<'_> {
         self.saw(Construction::Condition, first)
     }
 
+    /// The role of one of two names that their order or prepositions give, whatever the cue.
+    fn role_between_two(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Option<Role> {
+        let [first, second] = names else { return None };
+        let from = |start: &Mention| if std::ptr::eq(start, mention) { Role::From } else { Role::To };
+        // "How does A reach B? Show the chain in between.", "… the chain between them?": a chain asked
+        // of two names taken from before runs from the first said to the second.
+        if self.adopted && primary.cue == Cue::Path {
+            return Some(from(first));
+        }
+        // "an import from A to B", "a chain that starts at A and ends at B", "from A until I hit B":
+        // the prepositions say it.
+        if self.marks_start(first) && self.marks_end(second) {
+            Some(from(first))
+        } else if self.marks_start(second) && self.marks_end(first) {
+            Some(from(second))
+        } else {
+            None
+        }
+    }
+
     /// Whether `mention` is the importer or the imported, from the primary cue.
     pub(super) fn role(&self, mention: &Mention, primary: Hit, names: &[&Mention]) -> Role {
-        // "an import from A to B", "a chain that starts at A and ends at B", "from A until I hit B",
-        // whatever the cue: the prepositions say it.
-        if let [first, second] = names {
-            let start = if self.marks_start(first) && self.marks_end(second) {
-                Some(first)
-            } else if self.marks_start(second) && self.marks_end(first) {
-                Some(second)
-            } else {
-                None
-            };
-            if let Some(start) = start {
-                return if std::ptr::eq(*start, mention) { Role::From } else { Role::To };
-            }
+        if let Some(role) = self.role_between_two(mention, primary, names) {
+            return role;
         }
         // "is B among the modules A imports", "is B one of the modules A depends on": B is imported.
         if let [first, second] = names

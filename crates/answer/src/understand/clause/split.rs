@@ -12,7 +12,7 @@ use crate::understand::words::Word;
 
 /// Cuts the question into clauses at `?`, `;` and `:`, at commas before a new clause, and before "and",
 /// "also" or "then" when a new question follows ("what imports a and what imports b").
-pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
+pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<Clause<'w>> {
     let named: Vec<usize> = mentions.iter().map(|m| m.index).collect();
     let cuts = cuts(words, hits, &named);
     let clause = |start: usize, end: usize| Clause {
@@ -28,6 +28,12 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         seen: RefCell::default(),
     };
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
+    // "Release checklist: …": a heading is no part of any clause.
+    let refers_back = clauses.iter().skip(1).any(|c| c.has_pronoun());
+    if clauses.len() > 1 && clauses[0].is_heading(question) && (clauses[0].mentions.is_empty() || !refers_back) {
+        clauses.remove(0);
+        clauses[0].saw(Construction::Heading, true);
+    }
     for clause in &clauses {
         clause.saw(Construction::OppositeNouns, clause.asks_on);
     }
@@ -64,6 +70,8 @@ pub fn split<'w>(words: &'w [Word], hits: &[Hit], mentions: &[Mention]) -> Vec<C
         let imported_first =
             clauses[i].mentions.len() == 1 && clauses[i].hits.iter().any(|h| clauses[i].condition_of(h).is_some());
         let leading = clauses[i].is_context()
+            && !clauses[i + 1].gives_a_reason()
+            && !clauses[i + 1].if_so()
             && (!clauses[i].is_condition() || imported_first)
             && clauses[i].end > 0
             && words[clauses[i].end - 1].comma_after;
@@ -123,8 +131,16 @@ fn merge_qualifiers<'w>(clauses: &mut Vec<Clause<'w>>, hits: &[Hit], clause: &im
         merged.lenient_until = framed_until(&clauses[from], &clauses[into], hits);
         // The import words of "Leaving out TYPE_CHECKING imports" describe the exclusion only.
         let qualifier = &clauses[i];
+        // "Indirect dependencies don't count.": the exclusion is said by the `Direct` it left behind
+        // (`lexicon::postposed`), when it leaves out nothing else.
+        let only_direct = qualifier.has(Cue::Direct)
+            && !qualifier
+                .hits
+                .iter()
+                .any(|h| matches!(h.cue, Cue::Tests | Cue::NonTest | Cue::TypeChecking | Cue::Runtime | Cue::Outside));
         for hit in &mut merged.hits {
-            if qualifier.start <= hit.start && hit.start < qualifier.end && is_edge(hit.cue) {
+            let inside = qualifier.start <= hit.start && hit.start < qualifier.end;
+            if inside && (is_edge(hit.cue) || (only_direct && hit.cue == Cue::Exclude)) {
                 hit.cue = Cue::Filler;
             }
         }
@@ -269,14 +285,42 @@ fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
             && (starts_clause(next + 1) && !matches!(words[next + 1].lower.as_str(), "and" | "or"))
             && !coordinated_predicate(words, hits, next + 1);
         let list_goes_on = matches!(words[next].lower.as_str(), "and" | "or") && named.contains(&(next + 1));
-        let comma = words[i].comma_after && starts_clause(next) && !list_goes_on;
-        if words[i].boundary_after || comma || conjunction || opposite_nouns(words, hits, next) {
+        // "…, i.e. does it import it directly?", "…, in other words, …": a restatement starts a clause.
+        // ("…, i.e. they import it directly" only qualifies.)
+        let restates = hits.iter().any(|h| h.start == next && h.cue == Cue::Restate && starts_clause(h.end));
+        let comma = words[i].comma_after && (starts_clause(next) || restates) && !list_goes_on;
+        if words[i].boundary_after
+            || comma
+            || conjunction
+            || gives_a_reason(words, hits, next)
+            || opposite_nouns(words, hits, next)
+        {
             cuts.push(next);
         }
     }
     cuts.dedup();
     cuts.push(words.len());
     cuts
+}
+
+/// "…, since it is the riskiest to move", "… so we can spot API changes": a subordinate clause that
+/// gives the reason for asking starts at its conjunction (`Clause::states_its_purpose` leaves it unread).
+/// A reason that says something of the graph ("…, because it depends on X somewhere down the chain")
+/// is part of the question and no cut.
+fn gives_a_reason(words: &[Word], hits: &[Hit], at: usize) -> bool {
+    let lower = |i: usize| words.get(i).map_or("", |w| w.lower.as_str());
+    let end = (at..words.len()).find(|&i| words[i].boundary_after || words[i].comma_after).unwrap_or(words.len());
+    let says_nothing_of_the_graph = hits
+        .iter()
+        .filter(|h| at <= h.start && h.start <= end)
+        .all(|h| matches!(h.cue, Cue::Filler | Cue::Change | Cue::Behaviour));
+    at > 0
+        && says_nothing_of_the_graph
+        && match lower(at) {
+            "since" | "because" => !matches!(lower(at + 1), "when" | "then" | "of"),
+            "so" => lower(at + 1) == "that" || FIRST_PERSON.contains(&lower(at + 1)),
+            _ => false,
+        }
 }
 
 /// "X's importers **and** imports", "its fan-in, fan-out", "deps and reverse deps": two nouns of the

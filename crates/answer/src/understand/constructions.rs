@@ -751,6 +751,11 @@ pub const DECLARED: &[Declared] = &[
             ("Release checklist: which modules import shop.pricing?", "importers shop/pricing.py"),
             ("Post-mortem metric: how many modules depend on shop.models?", "dependents shop/models.py count"),
             ("Pricing plan: which modules import shop.cart?", "importers shop/cart.py"),
+            // The question after it merges with its qualifier: the heading is still noted.
+            (
+                "Release checklist: which module has the most importers? Not counting tests.",
+                "most-imported without-tests top 1",
+            ),
         ],
     },
     Declared {

@@ -30,9 +30,10 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
     let mut clauses: Vec<Clause<'w>> = cuts.windows(2).filter(|w| w[0] < w[1]).map(|w| clause(w[0], w[1])).collect();
     // "Release checklist: …": a heading is no part of any clause.
     let refers_back = clauses.iter().skip(1).any(|c| c.has_pronoun());
-    if clauses.len() > 1 && clauses[0].is_heading(question) && (clauses[0].mentions.is_empty() || !refers_back) {
+    let heading =
+        clauses.len() > 1 && clauses[0].is_heading(question) && (clauses[0].mentions.is_empty() || !refers_back);
+    if heading {
         clauses.remove(0);
-        clauses[0].saw(Construction::Heading, true);
     }
     for clause in &clauses {
         clause.saw(Construction::OppositeNouns, clause.asks_on);
@@ -85,9 +86,13 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
         }
         i += 1;
     }
-    // A merged clause is cut afresh from the question's cues: its purpose is marked again.
+    // A merged clause is cut afresh from the question's cues: its purpose is marked again, and the
+    // heading noted on the first clause left.
     for clause in &mut clauses {
         clause.purpose_first();
+    }
+    if let Some(first) = clauses.first() {
+        first.saw(Construction::Heading, heading);
     }
     clauses
 }

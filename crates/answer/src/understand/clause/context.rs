@@ -228,10 +228,7 @@ impl Clause<'_> {
     /// "since it is the riskiest to move", "so we can warn the owners": a clause opened by a
     /// conjunction of reason or purpose (where `split` cuts one off).
     pub(super) fn gives_a_reason(&self) -> bool {
-        let first = self.first_word();
-        matches!(self.lower(self.start), "since" | "because")
-            || (self.lower(self.start) == "so"
-                && (self.lower(first) == "that" || FIRST_PERSON.contains(&self.lower(first))))
+        super::split::opens_a_reason(self.words, &self.hits, self.start)
     }
 
     /// "…? I want to notify the owners before changing its interface.": a statement in the first

@@ -297,7 +297,7 @@ fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
         if words[i].boundary_after
             || comma
             || conjunction
-            || gives_a_reason(words, hits, next)
+            || opens_a_reason(words, hits, next)
             || opposite_nouns(words, hits, next)
         {
             cuts.push(next);
@@ -312,7 +312,7 @@ fn cuts(words: &[Word], hits: &[Hit], named: &[usize]) -> Vec<usize> {
 /// gives the reason for asking starts at its conjunction (`Clause::states_its_purpose` leaves it unread).
 /// A reason that says something of the graph ("…, because it depends on X somewhere down the chain")
 /// is part of the question and no cut.
-fn gives_a_reason(words: &[Word], hits: &[Hit], at: usize) -> bool {
+pub(super) fn opens_a_reason(words: &[Word], hits: &[Hit], at: usize) -> bool {
     let lower = |i: usize| words.get(i).map_or("", |w| w.lower.as_str());
     let end = (at..words.len()).find(|&i| words[i].boundary_after || words[i].comma_after).unwrap_or(words.len());
     let says_nothing_of_the_graph = hits

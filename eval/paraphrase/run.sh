@@ -5,7 +5,7 @@
 # order and scores them with score.py against the oracle's expected answers.
 #
 # Usage: eval/paraphrase/run.sh BIN CORPUS_DIR [dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|dev9|dev10|dev11|dev12|dev13|dev14|dev15|dev16|dev17|dev18|dev19|gen|all]  (all: every
-# half but dev4, dev5, dev6, dev8, dev11, dev12, dev13, dev14 and dev19, the held-out halves written from
+# half but dev4, dev5, dev11, dev12, dev13, dev14 and dev19, the held-out halves written from
 # 2026-12-04 to 2026-12-07, each run on its own)
 #   BIN         the strata binary
 #   CORPUS_DIR  folder holding flask-3.1.2/ and django-5.2.19/ (as for build.py --corpus)
@@ -30,7 +30,7 @@ corpus=$2
 half=${3:-all}
 case $half in
     dev | dev2 | dev3 | dev4 | dev5 | dev6 | dev7 | dev8 | dev9 | dev10 | dev11 | dev12 | dev13 | dev14 | dev15 | dev16 | dev17 | dev18 | dev19 | gen) halves=("$half") ;;
-    all) halves=(dev dev2 dev3 dev7 dev9 dev10 dev15 dev16 dev17 dev18 gen) ;;
+    all) halves=(dev dev2 dev3 dev6 dev7 dev8 dev9 dev10 dev15 dev16 dev17 dev18 gen) ;;
     *) usage ;;
 esac
 

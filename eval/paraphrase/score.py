@@ -34,9 +34,9 @@ YES_NO = re.compile(r"^\W*(Yes|No)\b")
 # ---------------------------------------------------------------- matching helpers
 
 # Halves kept for measuring, never for finding what to fix: reported as totals, their questions never
-# listed (gen has been read in earlier reports; dev4, dev5, dev6, dev8, dev11, dev12, dev13, dev14
-# and dev18 were written later and never shown; dev17 was held out for one pass, then read).
-HELD_OUT = {"gen", "dev4", "dev5", "dev6", "dev8", "dev11", "dev12", "dev13", "dev14", "dev19"}
+# listed (gen has been read in earlier reports; dev4, dev5, dev11, dev12, dev13, dev14 and dev19 were
+# written later and never shown; dev6, dev8, dev17 and dev18 were held out, then read).
+HELD_OUT = {"gen", "dev4", "dev5", "dev11", "dev12", "dev13", "dev14", "dev19"}
 
 def id_list(value) -> list[str] | None:
     """A list of module ids, or None when value is not a list of strings."""

@@ -11,7 +11,7 @@
 //! rules declined on purpose (advice, a supposition, a reference to earlier results).
 //!
 //! The model is data ([`backoff.model`](backoff.model)), trained by this file's [`train`] on the
-//! development phrasings (`eval/paraphrase/phrasings-{dev,dev2,dev3,dev7,dev9,dev10,dev15,dev16,dev17,dev18}.jsonl`, never the
+//! development phrasings (`eval/paraphrase/phrasings-{dev,dev2,dev3,dev6,dev7,dev8,dev9,dev10,dev15,dev16,dev17,dev18}.jsonl`, never the
 //! held-out halves). A test checks that the committed model is what training gives, and rewrites it
 //! when `STRATA_TRAIN_BACKOFF=1`.
 
@@ -21,13 +21,14 @@ use std::sync::LazyLock;
 use super::clause::{Mention, NothingFit};
 use super::constructions::Effect;
 use super::kinds::Kind;
-use super::lexicon::{Cue, Hit};
+use super::lexicon::{self, Cue, Hit};
 use super::words::{self, Word};
 use super::{Entity, Part, Relation, Understanding};
 
 /// How sure the model must be of a kind before the graph answers it, chosen on the development halves
-/// alone, each left out of training in turn (`tests::leave_one_half_out`): this sure, it takes 89 % of
-/// the phrasings and names 99.1 % of those right; at 0.8 it takes 93 % and names 98.7 % right.
+/// alone, each left out of training in turn (`tests::leave_one_half_out`): this sure, it takes 92.5 %
+/// of the phrasings and names 99.42 % of those right; at 0.8 it takes 95.7 % and names 98.99 % right
+/// (twelve halves, 2026-12-07).
 const CONFIDENT: f64 = 0.9;
 /// Weights smaller than this are left out of the committed model: they move no decision.
 #[cfg(test)]
@@ -66,15 +67,22 @@ pub(super) fn read(
     if confidence < CONFIDENT || !allowed(kind, hits) {
         return None;
     }
+    // "Which *cart* modules does X import?": a plain word before "modules" describes the modules asked
+    // for, which no kind filters by; it is not one of the modules the kind is about.
+    let describes = |m: &Mention| {
+        !m.strong
+            && words.get(m.index + 1).is_some_and(|w| matches!(w.lower.as_str(), "modules" | "files" | "packages"))
+    };
+    if mentions.iter().any(describes) {
+        return None;
+    }
     let mut modules: Vec<&Mention> = Vec::new();
     for mention in mentions.iter().filter(|m| m.module.is_some()) {
         if !modules.iter().any(|m| m.module_id() == mention.module_id()) {
             modules.push(mention);
         }
     }
-    // Words no construction placed may narrow a question about the whole repository ("the most
-    // imported among the sprockets"), where about one module they are most often its relation.
-    let names = Names { modules, narrows: nothing_fit == Some(NothingFit::Unplaced) };
+    let names = Names { modules, narrows: narrows(words, hits, mentions) };
     let parts = match kind {
         Kind::DependsOn | Kind::ImportsDirectly | Kind::Path => names.pair(kind, &features)?,
         Kind::ImportersEach if asks_importers_of_one(words, mentions) => names.each()?,
@@ -99,6 +107,30 @@ pub(super) fn read(
     Some((kind.name().to_string(), parts))
 }
 
+/// Whether words may narrow a question about the whole repository to a part: a class or function
+/// named ("the most imported of the `Order` classes"; a module named is `Names::global`'s), or a word
+/// nothing placed after a word of place ("among the *sprockets*", "in the *payments* area"). Other
+/// words no construction placed frame the question ("setting test files aside", "the core, I'd
+/// guess"): the model read the kind from every word, and they name no part to narrow it to.
+fn narrows(words: &[Word], hits: &[Hit], mentions: &[Mention]) -> bool {
+    const PLACE: &[&str] = &["among", "amongst", "in", "inside", "within", "under", "across", "throughout"];
+    const BETWEEN: &[&str] = &["the", "a", "an", "our", "its", "their", "this", "these", "those"];
+    let unplaced = |i: usize| {
+        !lexicon::covers(hits, i)
+            && !mentions.iter().any(|m| m.index == i)
+            && !lexicon::is_filler(&words[i].lower)
+            && words::number(&words[i].lower).is_none()
+    };
+    let after_a_place = (1..words.len()).any(|i| {
+        let mut before = i - 1;
+        while before > 0 && BETWEEN.contains(&words[before].lower.as_str()) {
+            before -= 1;
+        }
+        unplaced(i) && PLACE.contains(&words[before].lower.as_str()) && !lexicon::covers(hits, before)
+    });
+    after_a_place || mentions.iter().any(|m| m.module.is_none() && m.symbol.is_some())
+}
+
 /// Whether the words, asked of one module, ask for its importers. The model knows one kind about
 /// each of several modules, their importers, so any question about several modules resembles it
 /// most; asked of one (without the words that only say "every one of them"), the same words tell
@@ -120,7 +152,7 @@ pub(super) fn guess_kind(words: &[Word], mentions: &[Mention]) -> Option<(Kind, 
 /// The modules a question names, each once, in order.
 struct Names<'a> {
     modules: Vec<&'a Mention>,
-    /// Words were left unplaced: a question about the whole repository may be narrowed by them.
+    /// Words may narrow a question about the whole repository to a part ([`narrows`]).
     narrows: bool,
 }
 
@@ -389,8 +421,9 @@ fn order_of(template: &str, kind: &str) -> Option<&'static str> {
 #[cfg(test)]
 fn template_tokens(template: &str) -> Vec<String> {
     let text = template.replace("{A}", "Zqa").replace("{B}", "Zqb").replace("{S}", "Zqs").replace("{K}", "7");
-    words::words(&text)
-        .iter()
+    let mut read = words::words(&text);
+    lexicon::read_slips(&mut read, |_| false);
+    read.iter()
         .map(|w| match w.lower.get(..3) {
             Some("zqa" | "zqb") => "<m>".to_string(),
             Some("zqs") => "<s>".to_string(),
@@ -456,7 +489,7 @@ fn write(out: &mut String, name: &str, linear: &Linear) {
 /// The development halves, never the held-out ones (`eval/paraphrase/README.md`).
 #[cfg(test)]
 pub(super) const DEVELOPMENT: &[&str] =
-    &["dev", "dev2", "dev3", "dev7", "dev9", "dev10", "dev15", "dev16", "dev17", "dev18"];
+    &["dev", "dev2", "dev3", "dev6", "dev7", "dev8", "dev9", "dev10", "dev15", "dev16", "dev17", "dev18"];
 
 /// The templates and kinds of one development half.
 #[cfg(test)]

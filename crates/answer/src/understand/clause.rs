@@ -1114,6 +1114,12 @@ impl Clause<'_> {
         if asks_how && (family == Family::Use || (english_name && !path_verb && !self.has(Cue::Path))) {
             return Err("asks how code uses other code, which is behaviour".into());
         }
+        // "Why does A import B?" asks the reason for an import statement, which its code gives; "why
+        // does A depend on B?" may be answered by the chain between them.
+        let why_an_import = self.has_word(&["why"]) && family == Family::Import && !self.has(Cue::Path);
+        if why_an_import && !self.has(Cue::Transitive) {
+            return Err("asks why code imports other code, which its code says".into());
+        }
         if let ([from], [to]) = (from.as_slice(), to.as_slice()) {
             return self.pair_part(from, to, family, asks_how).map(Some);
         }
@@ -1274,8 +1280,8 @@ impl Clause<'_> {
             || self.lower(primary.start) == "reachable"
             || (primary.start..primary.end).any(|i| self.lower(i) == "closure");
         let (relation, ms) = match (from.is_empty(), to.is_empty()) {
-            // "the full reverse dep tree of X": all of a tree a noun names is every level. ("the import
-            // tree of X" says no direction: declined below.)
+            // "the full reverse dep tree of X", "the entire import tree of X": all of a tree a noun
+            // names is every level. ("X's import tree" does not say all of it: declined below.)
             (false, true) => {
                 let noun_tree = everything && extent && matches!(primary.cue, Cue::NounOut(_));
                 let transitive =
@@ -1322,7 +1328,7 @@ impl Clause<'_> {
         let joins = |w: &str| {
             matches!(
                 w,
-                "and" | "or" | "for" | "both" | "each" | "&" | "/" | "+" | "plus" | "as" | "well" | "vs" | "separately"
+                "and" | "or" | "for" | "both" | "each" | "/" | "+" | "plus" | "as" | "well" | "vs" | "separately"
             )
         };
         names.windows(2).all(|pair| {

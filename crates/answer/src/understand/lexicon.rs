@@ -207,6 +207,43 @@ impl Cue {
     ];
 }
 
+/// Every word of the lexicon's phrases and filler.
+static VOCABULARY: LazyLock<BTreeSet<&'static str>> = LazyLock::new(|| {
+    let phrases = LEXICON.phrases.iter().flat_map(|(parts, _)| parts.iter().copied());
+    phrases.chain(LEXICON.filler.iter().copied()).collect()
+});
+
+/// The one word of the lexicon one typing slip away from `word` (a letter missing, added, replaced,
+/// or two swapped: "cyle", "mnay", "imprts"), when `word` is not itself a word of the lexicon. Only
+/// words of at least four letters: shorter ones are too close to too many.
+fn slip_of(word: &str) -> Option<&'static str> {
+    if word.len() < 4 || VOCABULARY.contains(word) {
+        return None;
+    }
+    let mut near = VOCABULARY.iter().filter(|v| v.len() >= 4 && strsim::osa_distance(v, word) == 1);
+    match (near.next(), near.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// A word that is in no English dictionary, names nothing (`names`, given its written form) and is one
+/// typing slip from a word of the lexicon is read as that word ("show the *cyle* containing X", "how
+/// *mnay* modules import X"): the writer's slip, not a word the reader does not know. Its written
+/// form stays. The back-off reader's training reads its templates the same way.
+pub(super) fn read_slips(words: &mut [Word], names: impl Fn(&str) -> bool) {
+    for word in words.iter_mut().filter(|w| !w.code && w.lower.bytes().all(|b| b.is_ascii_lowercase())) {
+        if strata_core::text::is_dictionary_word(&word.lower) {
+            continue;
+        }
+        if let Some(meant) = slip_of(&word.lower)
+            && !names(&word.text)
+        {
+            word.lower = meant.to_string();
+        }
+    }
+}
+
 /// Whether `word` only frames a question (the `[filler]` words of `lexicon.txt`).
 pub fn is_filler(word: &str) -> bool {
     LEXICON.filler.contains(word)
@@ -233,7 +270,7 @@ pub(super) const REPOSITORY: &[&str] = &["repository", "repo", "project", "codeb
 /// Words of wholeness before a relation noun ("the full reverse deps", "cart full import list").
 pub(super) const WHOLE: &[&str] = &["full", "complete", "entire", "whole"];
 
-const INSIDE_A_PHRASE: &[&str] = &["actually", "really", "truly", "ever", "even", "currently"];
+const INSIDE_A_PHRASE: &[&str] = &["actually", "really", "truly", "ever", "even", "currently", "own"];
 
 /// The cues of `words`, longest phrase first at each position; code words match only code cues
 /// (`__all__`, `TYPE_CHECKING`), because everything else written as code is a name.
@@ -259,6 +296,7 @@ pub fn cues(words: &[Word]) -> Vec<Hit> {
         }
     }
     negated_scope(words, &mut hits);
+    not_through_what(words, &mut hits);
     through_imports(words, &mut hits);
     without_imports(words, &mut hits);
     whole_relation(words, &mut hits);
@@ -416,6 +454,20 @@ fn phrase_at(words: &[Word], at: usize, parts: &[&str]) -> Option<(usize, bool)>
     Some((next, loose))
 }
 
+/// "not through intermediate modules", "not via intermediaries": the word for what lies in between is
+/// the object of the direct phrase that ends in "through" or "via"; it adds no reach of its own.
+fn not_through_what(words: &[Word], hits: &mut [Hit]) {
+    const BETWEEN: &[&str] = &["the", "an", "any", "other", "some"];
+    for k in 1..hits.len() {
+        let (direct, next) = (hits[k - 1], hits[k]);
+        let ends_in_through = matches!(words[direct.end - 1].lower.as_str(), "through" | "via" | "thru");
+        let object = (direct.end..next.start).all(|i| BETWEEN.contains(&words[i].lower.as_str()));
+        if direct.cue == Cue::Direct && ends_in_through && object && next.cue == Cue::Transitive {
+            hits[k].cue = Cue::Filler;
+        }
+    }
+}
+
 /// "pulled in through its imports", "via their dependencies": reaching through the imports of the
 /// modules themselves is transitive. "through an import", "via imports" only say by what means one
 /// module reaches another: a manner, not a second relation; and so does "through its imports" when
@@ -443,12 +495,27 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
 
 /// "not just its direct imports", "not only the first level": a negation in front of a word for
 /// direct imports asks for more than them (transitive); in front of a word for indirect ones
-/// ("not transitive ones") it asks for the direct ones. Leaving the indirect ones out ("not counting
+/// ("not transitive ones") it asks for the direct ones; in front of other imports the graph can leave
+/// out ("no stdlib", "not type-checking ones") it leaves them out. Leaving the indirect ones out ("not counting
 /// indirect usage", "ignoring transitive ones", "without going through any intermediate module") asks
 /// for the direct ones too. Only determiners, "just"/"only" and "going through" may stand between.
 fn negated_scope(words: &[Word], hits: &mut [Hit]) {
-    const BETWEEN: &[&str] =
-        &["just", "only", "merely", "simply", "the", "its", "their", "a", "any", "going", "through", "via"];
+    const BETWEEN: &[&str] = &[
+        "just",
+        "only",
+        "merely",
+        "simply",
+        "the",
+        "its",
+        "their",
+        "a",
+        "any",
+        "going",
+        "through",
+        "via",
+        "anything",
+        "everything",
+    ];
     for k in 0..hits.len() {
         let excluded = hits[k].cue == Cue::Exclude;
         if hits[k].cue != Cue::Negation && !excluded {
@@ -461,9 +528,6 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         let starts_a_hit = |at: usize| hits.iter().any(|h| h.start == at);
         while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) && !starts_a_hit(at) {
             at += 1;
-        }
-        if apart(at) {
-            continue;
         }
         // "Transitive users don't matter", "indirect imports are ignored": an exclusion said after
         // what it leaves out, in the same clause.
@@ -480,15 +544,30 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
             hits[before].cue = Cue::Direct;
             continue;
         }
+        // (What follows is its scope, unless the sentence or the clause ends with it.)
+        if apart(at) {
+            continue;
+        }
         let Some(mut next) = hits.iter().position(|h| h.start == at) else { continue };
         let flip = |cue: Cue| match cue {
             Cue::Direct if !excluded => Some(Cue::Transitive),
             Cue::Transitive => Some(Cue::Direct),
             _ => None,
         };
+        // "ignore anything reached indirectly", "excluding everything pulled in transitively": the participle
+        // only describes what is left out; the word after it says how far.
+        let participle = matches!(hits[next].cue, Cue::Passive(_));
+        if participle && hits.get(next + 1).is_some_and(|h| h.start == hits[next].end && flip(h.cue).is_some()) {
+            hits[next].cue = Cue::Filler;
+            next += 1;
+        }
         if let Some(flipped) = flip(hits[next].cue) {
             hits[next].cue = flipped;
             hits[k].cue = Cue::Filler;
+        } else if !excluded && matches!(hits[next].cue, Cue::Outside | Cue::TypeChecking | Cue::Tests) {
+            // "no stdlib", "not the type-checking ones": a negation in front of imports the graph can
+            // leave out leaves them out; it does not negate the relation.
+            hits[k].cue = Cue::Exclude;
         }
         // "not counting third-party or transitive ones": the scope goes on along a list.
         loop {

@@ -276,7 +276,10 @@ pub fn understand(question: &str, linker: &EntityLinker<'_>) -> Understanding {
 
 /// The rules' reading of `question`, with the words, cues and names it was read from.
 fn read_by_rules(question: &str, linker: &EntityLinker<'_>) -> (Understanding, Vec<Word>, Vec<Hit>, Vec<Mention>) {
-    let words = words::words(question);
+    let mut words = words::words(question);
+    lexicon::read_slips(&mut words, |text| {
+        linker.link_word(text, false).is_some() || linker.class_or_function(text).is_some()
+    });
     let hits = test_word_naming_a_module(&words, noun_or_verb(&words, lexicon::cues(&words)), linker);
     let mentions = mentions(&words, &hits, linker);
     let linked: Vec<Entity> = mentions.iter().filter_map(Mention::entity).collect();
@@ -724,7 +727,19 @@ fn noun_or_verb(words: &[Word], mut hits: Vec<Hit>) -> Vec<Hit> {
     imports_as_a_noun(words, &mut hits);
     passive_in_the_base_form(words, &mut hits);
     a_particular_import(words, &mut hits);
+    need_first(words, &mut hits);
     hits
+}
+
+/// "need full dep tree of X", "Need the importers of X.": "need" that opens a sentence, with no
+/// subject, is the asker's (as "I need"), not what the code needs.
+fn need_first(words: &[Word], hits: &mut [Hit]) {
+    for hit in hits.iter_mut() {
+        let opens = hit.start == 0 || words[hit.start - 1].boundary_after;
+        if opens && hit.end == hit.start + 1 && words[hit.start].lower == "need" {
+            hit.cue = Cue::Filler;
+        }
+    }
 }
 
 /// "Before I delete this import, …", "is that import needed?": "import" after "this", or after "that"
@@ -802,9 +817,15 @@ fn imports_as_a_noun(words: &[Word], hits: &mut [Hit]) {
     // "X's importers and imports": joined to a noun of the relation, it is one too…
     let nouns: Vec<(usize, usize)> =
         hits.iter().filter(|h| matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_))).map(|h| (h.start, h.end)).collect();
-    let joins = |i: usize| words.get(i).is_some_and(|w| matches!(w.lower.as_str(), "and" | "&" | "plus"));
+    let joins = |i: usize| words.get(i).is_some_and(|w| matches!(w.lower.as_str(), "and" | "plus"));
+    // "the full import tree of X": "import" before a noun of extent modifies it.
+    let extents: Vec<usize> = hits.iter().filter(|h| h.cue == Cue::Extent).map(|h| h.start).collect();
     for hit in hits.iter_mut() {
         let word = &words[hit.start];
+        if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "import" && extents.contains(&hit.end) {
+            hit.cue = Cue::NounOut(lexicon::Family::Import);
+            continue;
+        }
         if hit.cue == Cue::Verb(lexicon::Family::Import) && word.lower == "imports" && hit.end == hit.start + 1 {
             // …and "X imports and importers", "X: imports & importers", the other way round.
             let joined_to_a_noun =

@@ -950,8 +950,8 @@ fn a_person_importing_inside_a_module_makes_it_the_importer() {
 #[test]
 fn the_whole_tree_a_noun_names_is_every_level() {
     assert_eq!(part("full reverse dep tree of shop.cart pls").relation, Relation::Dependents);
-    // "the import tree" says no direction: still declined.
-    assert!(!parse("the full import tree of shop.cart").complete());
+    // The import tree of a module, like its dependency tree, grows from it: what it imports, all the way.
+    assert_eq!(part("the full import tree of shop.cart").relation, Relation::Dependencies);
     // Annotation-only imports are the TYPE_CHECKING ones; a circle of imports is a cycle.
     assert!(part("Which modules import shop.cart at runtime (annotation-only imports excluded)?").runtime);
     assert_eq!(part("Which modules make a circle of imports with shop.cart?").relation, Relation::CycleOf);
@@ -1017,6 +1017,7 @@ fn the_words_around_a_relation_decide_which_one_is_asked() {
     // "full" before a relation noun reaches past one import; before a list it does not.
     assert_eq!(part("full reverse deps of shop.cart").relation, Relation::Dependents);
     assert_eq!(part("give me the full import list of shop.cart").relation, Relation::Imports);
+    assert_eq!(part("the entire import tree of shop.cart").relation, Relation::Dependencies);
     assert_eq!(
         part("Could you list the full transitive import closure of shop.cart?").relation,
         Relation::Dependencies
@@ -1164,5 +1165,93 @@ fn a_reason_after_the_question_is_not_read() {
         "what imports shop.pricing because we want to move it",
     ] {
         assert!(parse(question).complete(), "{question}: {:?}", parse(question).unsure);
+    }
+}
+
+#[test]
+fn a_typing_slip_of_a_word_the_reader_knows_is_read_as_that_word() {
+    let cycle = part("show the cyle containing shop/models.py");
+    assert_eq!((cycle.relation, ids(&cycle)), (Relation::CycleOf, vec![MODELS]));
+    let count = part("how mnay modules imprt shop.cart directly?");
+    assert_eq!((count.relation, count.count, ids(&count)), (Relation::Importers, true, vec![CART]));
+    // An English word one slip from a word of the lexicon is the word written ("must" is not "most"),
+    // and so is a name of the index.
+    let mut read = crate::understand::words::words("the most cyle must mnay pricng");
+    crate::understand::lexicon::read_slips(&mut read, |text| text == "pricng");
+    let read: Vec<&str> = read.iter().map(|w| w.lower.as_str()).collect();
+    assert_eq!(read, ["the", "most", "cycle", "must", "many", "pricng"]);
+    assert_eq!(ids(&part("what imports the pricng module")), [PRICING]);
+}
+
+#[test]
+fn a_negation_of_what_the_graph_can_leave_out_leaves_it_out() {
+    for question in [
+        "modules importing `shop/models.py` directly, real imports only (no type-check-only)",
+        "What does shop/cart.py import, no type checking stuff",
+    ] {
+        assert!(part(question).runtime, "{question}");
+    }
+    let tests_out = part("Which modules import shop/models.py? Not the tests.");
+    assert_eq!((tests_out.relation, tests_out.without_tests), (Relation::Importers, true));
+    // What lies in between, negated or left out, makes the relation direct.
+    for question in [
+        "Please list every module that imports shop.pricing itself, not through intermediate modules.",
+        "Please list every module that imports shop.pricing itself, not via intermediaries.",
+        "Which modules import shop.pricing without intermediaries?",
+    ] {
+        let direct = part(question);
+        assert_eq!((direct.relation, ids(&direct)), (Relation::Importers, vec![PRICING]), "{question}");
+    }
+}
+
+#[test]
+fn words_that_name_no_part_do_not_narrow_a_question_about_the_whole_repository() {
+    let ranked = part("Setting test files aside, which module has the highest fan-in?");
+    assert_eq!((ranked.relation, ranked.without_tests), (Relation::MostImported, true));
+    // A word after a word of place may name the part asked about.
+    assert!(!parse("Which module has the most importers among the sprockets and gizmos?").complete());
+}
+
+#[test]
+fn an_exclusion_that_ends_the_sentence_still_leaves_out_what_it_follows() {
+    for question in [
+        "How many files import shop.api explicitly? Just the number, indirect users excluded.",
+        "Before I touch shop.api, tell me how many files import it explicitly. Indirect users excluded.",
+    ] {
+        let count = part(question);
+        assert_eq!((count.relation, count.count, ids(&count)), (Relation::Importers, true, vec![API]), "{question}");
+    }
+}
+
+#[test]
+fn a_heading_that_asks_for_a_number_counts_the_list_after_it() {
+    let count =
+        part("Give me a single number: the modules that import shop/cart.py without going through another module.");
+    assert_eq!((count.relation, count.count, ids(&count)), (Relation::Importers, true, vec![CART]));
+}
+
+#[test]
+fn what_an_exclusion_describes_and_why_an_import_is_there() {
+    let direct = part(
+        "Tell me what shop.api imports from inside the repository. Direct imports only, ignore anything reached indirectly.",
+    );
+    assert_eq!((direct.relation, ids(&direct)), (Relation::Imports, vec![API]));
+    let tree = part("need full dep tree of `shop/api.py` (internal modules only)");
+    assert_eq!((tree.relation, ids(&tree)), (Relation::Dependencies, vec![API]));
+    // A reason for an import statement, or its speed, is in the code, not the graph.
+    assert!(!parse("why does shop/cart.py import shop/pricing.py").complete());
+    assert!(!parse("Is importing shop/cart.py slow? I'm seeing a noticeable startup delay.").complete());
+}
+
+#[test]
+fn whether_then_the_list_however_it_is_asked() {
+    for question in ["shop.api used by any module, list if so", "check shop/cart.py is imported or not, and by who"] {
+        let understood = parse(question);
+        assert!(understood.complete(), "{question}: {:?}", understood.unsure);
+        assert!(
+            understood.parts.iter().any(|p| p.yes_no && p.relation == Relation::Importers),
+            "{question}: {:?}",
+            understood.parts
+        );
     }
 }

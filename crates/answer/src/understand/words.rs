@@ -286,7 +286,8 @@ fn test_folder(text: &str) -> Option<&str> {
 }
 
 fn plain(text: &str, start: usize, end: usize, boundary_after: bool) -> Word {
-    let lower = text.to_lowercase();
+    // "users of both A & B": the ampersand is the conjunction it stands for.
+    let lower = if text == "&" { "and".to_string() } else { text.to_lowercase() };
     Word {
         text: text.to_string(),
         lower,
@@ -376,6 +377,8 @@ mod tests {
         let words = words("Doesn't flask.app's loader, import x?");
         let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
         assert_eq!(lower, ["does", "not", "flask.app", "loader", "import", "x"]);
+        let both = super::words("users of both a & b");
+        assert_eq!(both.iter().map(|w| w.lower.as_str()).collect::<Vec<_>>(), ["users", "of", "both", "a", "and", "b"]);
         let chat = super::words("wat mods r imported by mod, and which mod imports u");
         let lower: Vec<&str> = chat.iter().map(|w| w.lower.as_str()).collect();
         assert_eq!(

@@ -169,7 +169,10 @@ impl Clause<'_> {
         let first = self.first_word();
         // "…dead or imported? if imported, by which modules": the answer it goes on from, said again.
         let said_again = self.hits.iter().any(|h| h.start == first + 1 && matches!(h.cue, Cue::Passive(_)));
-        self.lower(first) == "if" && (matches!(self.lower(first + 1), "so" | "yes") || said_again)
+        // "…, list if so", "…, and if so which": "if so" that opens or ends the clause.
+        let so_at = |i: usize| self.lower(i) == "if" && matches!(self.lower(i + 1), "so" | "yes");
+        let ends_so = self.end >= 2 && self.end - 2 >= first && so_at(self.end - 2);
+        (self.lower(first) == "if" && (matches!(self.lower(first + 1), "so" | "yes") || said_again)) || ends_so
     }
 
     /// "When was X first imported?" asks (about another time); "When we ignore TYPE_CHECKING, …" is a

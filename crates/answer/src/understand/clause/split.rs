@@ -47,7 +47,7 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
     while i + 1 < clauses.len() {
         let (asking, named) = (&clauses[i], &clauses[i + 1]);
         if asking.announces(named) {
-            let merged = clause(asking.start, named.end);
+            let merged = joined(asking, named, &clause);
             merged.saw(Construction::NamesAfter, true);
             clauses[i] = merged;
             clauses.remove(i + 1);
@@ -78,7 +78,7 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
             && words[clauses[i].end - 1].comma_after;
         if leading {
             let lenient_until = clauses[i].end;
-            let mut merged = clause(clauses[i].start, clauses[i + 1].end);
+            let mut merged = joined(&clauses[i], &clauses[i + 1], &clause);
             merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
             clauses[i] = merged;
             clauses.remove(i + 1);
@@ -95,6 +95,14 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
         first.saw(Construction::Heading, heading);
     }
     clauses
+}
+
+/// Two neighbouring clauses as one, each with the cues it has (a qualifier merged into one of them
+/// has left its import words as framing: "…? Indirect users excluded.").
+fn joined<'w>(first: &Clause<'w>, second: &Clause<'w>, clause: &impl Fn(usize, usize) -> Clause<'w>) -> Clause<'w> {
+    let mut merged = clause(first.start, second.end);
+    merged.hits = first.hits.iter().chain(&second.hits).copied().collect();
+    merged
 }
 
 /// "the imports and importers of X": the first of two opposite nouns is asked of the names after the
@@ -333,8 +341,8 @@ pub(super) fn opens_a_reason(words: &[Word], hits: &[Hit], at: usize) -> bool {
 /// starts a clause of its own (which takes the first one's names). Read as one clause, the second noun
 /// was taken for the first's and half the question was answered as if it were all of it.
 fn opposite_nouns(words: &[Word], hits: &[Hit], at: usize) -> bool {
-    const BETWEEN: &[&str] = &["and", "&", "plus", "its", "their", "the", "also", "then", "his", "her"];
-    let joined = matches!(words[at].lower.as_str(), "and" | "&" | "plus") || (at > 0 && words[at - 1].comma_after);
+    const BETWEEN: &[&str] = &["and", "plus", "its", "their", "the", "also", "then", "his", "her"];
+    let joined = matches!(words[at].lower.as_str(), "and" | "plus") || (at > 0 && words[at - 1].comma_after);
     if !joined {
         return false;
     }

@@ -493,6 +493,24 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
     }
 }
 
+/// Words that may stand between a negation or an exclusion and its scope.
+const SCOPE_BETWEEN: &[&str] = &[
+    "just",
+    "only",
+    "merely",
+    "simply",
+    "the",
+    "its",
+    "their",
+    "a",
+    "any",
+    "going",
+    "through",
+    "via",
+    "anything",
+    "everything",
+];
+
 /// "not just its direct imports", "not only the first level": a negation in front of a word for
 /// direct imports asks for more than them (transitive); in front of a word for indirect ones
 /// ("not transitive ones") it asks for the direct ones; in front of other imports the graph can leave
@@ -500,22 +518,6 @@ fn through_imports(words: &[Word], hits: &mut [Hit]) {
 /// indirect usage", "ignoring transitive ones", "without going through any intermediate module") asks
 /// for the direct ones too. Only determiners, "just"/"only" and "going through" may stand between.
 fn negated_scope(words: &[Word], hits: &mut [Hit]) {
-    const BETWEEN: &[&str] = &[
-        "just",
-        "only",
-        "merely",
-        "simply",
-        "the",
-        "its",
-        "their",
-        "a",
-        "any",
-        "going",
-        "through",
-        "via",
-        "anything",
-        "everything",
-    ];
     for k in 0..hits.len() {
         let excluded = hits[k].cue == Cue::Exclude;
         if hits[k].cue != Cue::Negation && !excluded {
@@ -526,22 +528,10 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
         let mut at = hits[k].end;
         // A phrase that starts on one of them ("via other modules") is the scope itself.
         let starts_a_hit = |at: usize| hits.iter().any(|h| h.start == at);
-        while at < words.len() && BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) && !starts_a_hit(at) {
+        while at < words.len() && SCOPE_BETWEEN.contains(&words[at].lower.as_str()) && !apart(at) && !starts_a_hit(at) {
             at += 1;
         }
-        // "Transitive users don't matter", "indirect imports are ignored": an exclusion said after
-        // what it leaves out, in the same clause.
-        // Only the words right before it: its subject, with the noun it qualifies ("users").
-        let subject = hits[..k]
-            .iter()
-            .rposition(|h| !matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_) | Cue::Filler))
-            .filter(|&b| hits[b].cue == Cue::Transitive);
-        if excluded
-            && postposed(words, hits[k])
-            && let Some(before) = subject
-            && !(hits[before].start..hits[k].start).any(|i| words[i].boundary_after || words[i].comma_after)
-        {
-            hits[before].cue = Cue::Direct;
+        if excluded && leaves_out_what_it_follows(words, hits, k) {
             continue;
         }
         // (What follows is its scope, unless the sentence or the clause ends with it.)
@@ -582,6 +572,23 @@ fn negated_scope(words: &[Word], hits: &mut [Hit]) {
             }
         }
     }
+}
+
+/// "Transitive users don't matter", "indirect imports are ignored": an exclusion said after what it
+/// leaves out, in the same clause, makes the transitive word right before it (its subject, with the
+/// noun it qualifies: "users") direct. Whether it did.
+fn leaves_out_what_it_follows(words: &[Word], hits: &mut [Hit], k: usize) -> bool {
+    let subject = hits[..k]
+        .iter()
+        .rposition(|h| !matches!(h.cue, Cue::NounIn(_) | Cue::NounOut(_) | Cue::Filler))
+        .filter(|&b| hits[b].cue == Cue::Transitive);
+    let Some(before) = subject else { return false };
+    let apart = (hits[before].start..hits[k].start).any(|i| words[i].boundary_after || words[i].comma_after);
+    if !postposed(words, hits[k]) || apart {
+        return false;
+    }
+    hits[before].cue = Cue::Direct;
+    true
 }
 
 /// An exclusion that follows what it leaves out: "… don't count", "… are ignored", "… irrelevant".

@@ -62,6 +62,25 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
         clause.frame_in_the_first_person();
         clause.purpose_first();
     }
+    join_leading_statements(&mut clauses, words, &clause);
+    // A merged clause is cut afresh from the question's cues: its purpose is marked again, and the
+    // heading noted on the first clause left.
+    for clause in &mut clauses {
+        clause.purpose_first();
+    }
+    if let Some(first) = clauses.first() {
+        first.saw(Construction::Heading, heading);
+    }
+    clauses
+}
+
+/// "Before merging, which …": a leading statement that ends in a comma is joined to the question
+/// after it, its words framing (`lenient_until`).
+fn join_leading_statements<'w>(
+    clauses: &mut Vec<Clause<'w>>,
+    words: &[Word],
+    clause: &impl Fn(usize, usize) -> Clause<'w>,
+) {
     let mut i = 0;
     while i + 1 < clauses.len() {
         // A condition ("If X breaks, …") stays a clause of its own: its names are context, its cues
@@ -78,7 +97,7 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
             && words[clauses[i].end - 1].comma_after;
         if leading {
             let lenient_until = clauses[i].end;
-            let mut merged = joined(&clauses[i], &clauses[i + 1], &clause);
+            let mut merged = joined(&clauses[i], &clauses[i + 1], clause);
             merged.lenient_until = lenient_until.max(clauses[i + 1].lenient_until);
             clauses[i] = merged;
             clauses.remove(i + 1);
@@ -86,15 +105,6 @@ pub fn split<'w>(question: &str, words: &'w [Word], hits: &[Hit], mentions: &[Me
         }
         i += 1;
     }
-    // A merged clause is cut afresh from the question's cues: its purpose is marked again, and the
-    // heading noted on the first clause left.
-    for clause in &mut clauses {
-        clause.purpose_first();
-    }
-    if let Some(first) = clauses.first() {
-        first.saw(Construction::Heading, heading);
-    }
-    clauses
 }
 
 /// Two neighbouring clauses as one, each with the cues it has (a qualifier merged into one of them
